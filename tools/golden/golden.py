@@ -1,0 +1,383 @@
+#!/usr/bin/python3
+"""Golden-data runner for NKI-Agent benchmark tasks (run with /usr/bin/python3: needs numpy + torch).
+
+Modes
+  golden.py TASK_DIR --trial K --out DIR   generate trial K of a task into DIR
+  golden.py --check TASK_DIR...            validate tasks (reference runs, outputs match task.json)
+  golden.py --versions                     print {"torch": ..., "numpy": ..., "python": ...} as JSON
+
+Generation (documented in docs/tasks.md, relied upon by the C++ cache in src/task/):
+  * one numpy generator per trial: np.random.Generator(np.random.PCG64(seed + trial));
+  * tensors are drawn in kernel-argument order (inputs, then parameters, then buffers), each with
+    its own "dist": normal(mean, std) and uniform(low, high) are drawn in float64, randint(low, high)
+    (high exclusive) with Generator.integers;
+  * floating values are then rounded to the tensor's dtype (bfloat16 by round-to-nearest-even on the
+    float32 bit pattern, float16 by numpy's own RNE cast);
+  * the reference Model runs in float32 on exactly those rounded values (integer tensors are handed
+    to torch as int64, which gather/index_select/embedding require), under torch.no_grad(), in eval
+    mode, with one thread.
+
+Files written into DIR
+  arg<i>.npy   kernel argument i in its task dtype (bfloat16 stored as raw uint16 bit patterns)
+  out<j>.npy   reference output j (float32 for floating outputs, int32 for integer outputs)
+  meta.json    {"args": [...], "outputs": [...], "versions": {...}}: each file with its logical dtype
+
+Errors go to stderr as one "golden: ..." line per problem; the exit code is 1 for a task problem and
+2 for a usage problem.
+"""
+
+import importlib.util
+import json
+import math
+import os
+import sys
+import traceback
+
+import numpy as np
+
+FLOAT_DTYPES = {"float32", "float16", "bfloat16"}
+INT_DTYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "bool"}
+NUMPY_STORAGE = {
+    "float32": np.float32, "float16": np.float16, "bfloat16": np.uint16,
+    "int8": np.int8, "int16": np.int16, "int32": np.int32,
+    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "bool": np.uint8,
+}
+
+
+class TaskError(Exception):
+    """A problem with one task (bad manifest, failing reference, output mismatch)."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Manifest
+
+def _require(obj, key, kind, where):
+    if key not in obj:
+        raise TaskError(f"{where}: missing field '{key}'")
+    value = obj[key]
+    if kind is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    elif kind is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, kind)
+    if not ok:
+        raise TaskError(f"{where}: field '{key}' has the wrong type")
+    return value
+
+
+def _check_tensor_spec(spec, where, needs_name, needs_dist):
+    if not isinstance(spec, dict):
+        raise TaskError(f"{where}: must be an object")
+    if needs_name:
+        _require(spec, "name", str, where)
+    shape = _require(spec, "shape", list, where)
+    for d in shape:
+        if not isinstance(d, int) or isinstance(d, bool) or d <= 0:
+            raise TaskError(f"{where}: shape entries must be positive integers")
+    dtype = _require(spec, "dtype", str, where)
+    if dtype not in FLOAT_DTYPES and dtype not in INT_DTYPES:
+        raise TaskError(f"{where}: unsupported dtype '{dtype}'")
+    if needs_dist:
+        dist = _require(spec, "dist", dict, where)
+        kind = _require(dist, "kind", str, where + ".dist")
+        if kind == "normal":
+            _require(dist, "mean", float, where + ".dist")
+            _require(dist, "std", float, where + ".dist")
+        elif kind == "uniform":
+            _require(dist, "low", float, where + ".dist")
+            _require(dist, "high", float, where + ".dist")
+        elif kind == "randint":
+            lo = _require(dist, "low", int, where + ".dist")
+            hi = _require(dist, "high", int, where + ".dist")
+            if hi <= lo:
+                raise TaskError(f"{where}.dist: randint needs low < high")
+        else:
+            raise TaskError(f"{where}.dist: unknown kind '{kind}'")
+
+
+def load_manifest(task_dir):
+    path = os.path.join(task_dir, "task.json")
+    try:
+        with open(path, "r", encoding="utf-8") as f:
+            task = json.load(f)
+    except OSError as e:
+        raise TaskError(f"{path}: cannot read: {e.strerror}")
+    except json.JSONDecodeError as e:
+        raise TaskError(f"{path}: invalid JSON: {e}")
+    if not isinstance(task, dict):
+        raise TaskError(f"{path}: top level must be an object")
+    tid = _require(task, "id", str, path)
+    dirname = os.path.basename(os.path.normpath(task_dir))
+    if tid != dirname:
+        raise TaskError(f"{path}: id '{tid}' differs from the directory name '{dirname}'")
+    _require(task, "init_args", list, path)
+    _require(task, "seed", int, path)
+    trials = _require(task, "trials", int, path)
+    if trials < 1:
+        raise TaskError(f"{path}: trials must be >= 1")
+    for group in ("inputs", "parameters", "buffers"):
+        for i, spec in enumerate(_require(task, group, list, path)):
+            _check_tensor_spec(spec, f"{path}: {group}[{i}]", True, True)
+    outputs = _require(task, "outputs", list, path)
+    if not outputs:
+        raise TaskError(f"{path}: outputs must not be empty")
+    for i, spec in enumerate(outputs):
+        _check_tensor_spec(spec, f"{path}: outputs[{i}]", False, False)
+    return task
+
+
+# ----------------------------------------------------------------------------------------------
+# Data generation
+
+def round_to_bf16_bits(x32):
+    """float32 array -> uint16 bfloat16 bit patterns, round-to-nearest-even; NaN stays a quiet NaN."""
+    bits = np.ascontiguousarray(x32, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    out = rounded.astype(np.uint16)
+    nan = np.isnan(x32)
+    if nan.any():
+        out[nan] = ((bits[nan] >> 16).astype(np.uint16)) | np.uint16(0x0040)
+    return out
+
+
+def bf16_bits_to_float32(bits16):
+    return (bits16.astype(np.uint32) << 16).view(np.float32)
+
+
+def draw(rng, spec):
+    shape = tuple(spec["shape"])
+    dist = spec["dist"]
+    kind = dist["kind"]
+    if kind == "normal":
+        values = rng.standard_normal(shape) * float(dist["std"]) + float(dist["mean"])
+    elif kind == "uniform":
+        values = rng.uniform(float(dist["low"]), float(dist["high"]), shape)
+    else:
+        values = rng.integers(int(dist["low"]), int(dist["high"]), shape, dtype=np.int64)
+    return values
+
+
+def to_task_dtype(values, dtype):
+    """Returns (stored array in the .npy storage type, float32-or-int64 array the reference sees)."""
+    if dtype == "float32":
+        stored = values.astype(np.float32)
+        return stored, stored
+    if dtype == "float16":
+        stored = values.astype(np.float32).astype(np.float16)
+        return stored, stored.astype(np.float32)
+    if dtype == "bfloat16":
+        stored = round_to_bf16_bits(values.astype(np.float32))
+        return stored, bf16_bits_to_float32(stored)
+    info = np.iinfo(NUMPY_STORAGE[dtype])
+    ints = np.asarray(values)
+    if ints.dtype.kind == "f":
+        ints = np.rint(ints)
+    if ints.size and (ints.min() < info.min or ints.max() > info.max):
+        raise TaskError(f"values do not fit in {dtype}")
+    stored = ints.astype(NUMPY_STORAGE[dtype])
+    return stored, stored.astype(np.int64)
+
+
+def all_arg_specs(task):
+    specs = []
+    for group, role in (("inputs", "input"), ("parameters", "parameter"), ("buffers", "buffer")):
+        for spec in task[group]:
+            specs.append((role, spec))
+    return specs
+
+
+def generate_args(task, trial):
+    rng = np.random.Generator(np.random.PCG64(task["seed"] + trial))
+    stored, seen = [], []
+    for role, spec in all_arg_specs(task):
+        try:
+            s, v = to_task_dtype(draw(rng, spec), spec["dtype"])
+        except TaskError as e:
+            raise TaskError(f"{role} '{spec['name']}': {e}")
+        stored.append(s)
+        seen.append(v)
+    return stored, seen
+
+
+# ----------------------------------------------------------------------------------------------
+# Reference execution
+
+def load_model_class(task_dir):
+    path = os.path.join(task_dir, "reference.py")
+    if not os.path.isfile(path):
+        raise TaskError(f"{path}: file not found")
+    spec = importlib.util.spec_from_file_location("nki_task_reference", path)
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        raise TaskError(f"{path}: importing failed:\n{traceback.format_exc(limit=4)}")
+    if not hasattr(module, "Model"):
+        raise TaskError(f"{path}: defines no class Model")
+    return module.Model
+
+
+def _named_buffers(model):
+    return [(n, b) for n, b in model.named_buffers() if not n.endswith("num_batches_tracked")]
+
+
+def run_reference(task, task_dir, seen):
+    import torch
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)  # only affects construction; every parameter is overwritten below
+    model_cls = load_model_class(task_dir)
+    try:
+        model = model_cls(*task["init_args"])
+    except Exception:
+        raise TaskError(f"{task_dir}: Model(*init_args) failed:\n{traceback.format_exc(limit=4)}")
+    model = model.float().eval()
+
+    n_in, n_par = len(task["inputs"]), len(task["parameters"])
+    tensors = [torch.from_numpy(np.ascontiguousarray(v)) for v in seen]
+    inputs = tensors[:n_in]
+    groups = (
+        ("parameters", list(model.named_parameters()), tensors[n_in:n_in + n_par]),
+        ("buffers", _named_buffers(model), tensors[n_in + n_par:]),
+    )
+    with torch.no_grad():
+        for group, actual, values in groups:
+            declared = task[group]
+            if len(actual) != len(declared):
+                raise TaskError(f"{task_dir}: Model has {len(actual)} {group}, task.json declares "
+                                f"{len(declared)}")
+            for (name, target), spec, value in zip(actual, declared, values):
+                if name != spec["name"]:
+                    raise TaskError(f"{task_dir}: {group} order differs: Model registers '{name}' "
+                                    f"where task.json declares '{spec['name']}'")
+                if list(target.shape) != spec["shape"]:
+                    raise TaskError(f"{task_dir}: {group[:-1]} '{name}' has shape "
+                                    f"{list(target.shape)}, task.json declares {spec['shape']}")
+                target.copy_(value.to(target.dtype))
+        try:
+            result = model(*inputs)
+        except Exception:
+            raise TaskError(f"{task_dir}: forward() failed:\n{traceback.format_exc(limit=6)}")
+    results = list(result) if isinstance(result, (tuple, list)) else [result]
+    if len(results) != len(task["outputs"]):
+        raise TaskError(f"{task_dir}: forward() returned {len(results)} output(s), task.json "
+                        f"declares {len(task['outputs'])}")
+    return [check_output(task, task_dir, j, r) for j, r in enumerate(results)]
+
+
+def check_output(task, task_dir, j, r):
+    import torch
+
+    if not isinstance(r, torch.Tensor):
+        raise TaskError(f"{task_dir}: output {j} is a {type(r).__name__}, not a tensor")
+    spec = task["outputs"][j]
+    if list(r.shape) != spec["shape"]:
+        raise TaskError(f"{task_dir}: output {j} has shape {list(r.shape)}, task.json declares "
+                        f"{spec['shape']}")
+    if spec["dtype"] in FLOAT_DTYPES:
+        if not r.is_floating_point():
+            raise TaskError(f"{task_dir}: output {j} has dtype {r.dtype}, task.json declares "
+                            f"{spec['dtype']}")
+        out = r.detach().to(torch.float32).contiguous().numpy()
+        if not np.isfinite(out).all():
+            raise TaskError(f"{task_dir}: output {j} contains NaN or Inf "
+                            f"({int((~np.isfinite(out)).sum())} elements)")
+        return out
+    if r.is_floating_point() or r.is_complex():
+        raise TaskError(f"{task_dir}: output {j} has dtype {r.dtype}, task.json declares "
+                        f"{spec['dtype']}")
+    out = r.detach().to(torch.int64).contiguous().numpy()
+    info = np.iinfo(np.int32)
+    if out.size and (out.min() < info.min or out.max() > info.max):
+        raise TaskError(f"{task_dir}: integer output {j} does not fit in int32")
+    return out.astype(np.int32)
+
+
+# ----------------------------------------------------------------------------------------------
+# Modes
+
+def versions():
+    import torch
+
+    return {"torch": str(torch.__version__), "numpy": np.__version__,
+            "python": ".".join(str(v) for v in sys.version_info[:3])}
+
+
+def generate(task_dir, trial, out_dir):
+    task = load_manifest(task_dir)
+    stored, seen = generate_args(task, trial)
+    outputs = run_reference(task, task_dir, seen)
+    os.makedirs(out_dir, exist_ok=True)
+    meta = {"task": task["id"], "trial": trial, "seed": task["seed"] + trial,
+            "generator": "numpy.random.Generator(PCG64(seed + trial))",
+            "args": [], "outputs": [], "versions": versions()}
+    for i, ((role, spec), arr) in enumerate(zip(all_arg_specs(task), stored)):
+        name = f"arg{i}.npy"
+        np.save(os.path.join(out_dir, name), arr)
+        meta["args"].append({"file": name, "name": spec["name"], "role": role,
+                             "dtype": spec["dtype"], "storage": str(arr.dtype),
+                             "shape": list(arr.shape)})
+    for j, arr in enumerate(outputs):
+        name = f"out{j}.npy"
+        np.save(os.path.join(out_dir, name), arr)
+        meta["outputs"].append({"file": name, "dtype": task["outputs"][j]["dtype"],
+                                "storage": str(arr.dtype), "shape": list(arr.shape)})
+    with open(os.path.join(out_dir, "meta.json"), "w", encoding="utf-8") as f:
+        json.dump(meta, f, indent=1)
+
+
+def check(task_dir):
+    """Validates one task: manifest, reference runs, outputs match, forward is deterministic."""
+    task = load_manifest(task_dir)
+    _, seen = generate_args(task, 0)
+    first = run_reference(task, task_dir, seen)
+    again = run_reference(task, task_dir, seen)
+    for j, (a, b) in enumerate(zip(first, again)):
+        if not np.array_equal(a, b):
+            raise TaskError(f"{task_dir}: output {j} differs between two identical runs "
+                            "(reference must be deterministic)")
+    for j, a in enumerate(first):
+        if a.dtype.kind == "f" and a.size > 1 and float(np.abs(a).max()) == 0.0:
+            raise TaskError(f"{task_dir}: output {j} is all zeros (degenerate task)")
+
+
+def main(argv):
+    if len(argv) >= 1 and argv[0] == "--versions":
+        print(json.dumps(versions()))
+        return 0
+    if len(argv) >= 1 and argv[0] == "--check":
+        if len(argv) == 1:
+            print("golden: --check needs at least one task directory", file=sys.stderr)
+            return 2
+        failed = 0
+        for task_dir in argv[1:]:
+            try:
+                check(task_dir)
+                print(f"ok {os.path.basename(os.path.normpath(task_dir))}")
+            except TaskError as e:
+                failed += 1
+                print(f"golden: {e}", file=sys.stderr)
+                print(f"FAIL {os.path.basename(os.path.normpath(task_dir))}")
+        return 1 if failed else 0
+    if len(argv) == 5 and argv[1] == "--trial" and argv[3] == "--out":
+        try:
+            trial = int(argv[2])
+        except ValueError:
+            trial = -1
+        if trial < 0:
+            print(f"golden: --trial needs a non-negative integer, got '{argv[2]}'", file=sys.stderr)
+            return 2
+        try:
+            generate(argv[0], trial, argv[4])
+        except TaskError as e:
+            print(f"golden: {e}", file=sys.stderr)
+            return 1
+        return 0
+    print("usage: golden.py TASK_DIR --trial K --out DIR | --check TASK_DIR... | --versions",
+          file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
