@@ -1,0 +1,19 @@
+# nki-case: args=128x64:float32,128x1:int16
+# tanh(x + b) where the per-row bias b arrives as an int16 tensor and is used as-is.
+# Fix: cast the bias to float32 while loading it.
+# expect-output: np.tanh(in0 + in1)
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def tanh_with_rowsum(x, b):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    bt = nl.load(b, dtype=nl.float32)
+    acc = nl.ndarray((128, 1), dtype=nl.float32, buffer=nl.sbuf)
+    y = nisa.activation_reduce(op=nl.tanh, data=xt, bias=bt, reduce_op=nl.add, reduce_res=acc)
+    nl.store(res, value=y)
+    return res

@@ -1,0 +1,18 @@
+# nki-case: args=128x512:float32
+# sigmoid(0.5 * x) with the scale held in a bfloat16 column.
+# Fix: keep the per-partition scale in float32.
+# expect-output: 1.0 / (1.0 + np.exp(-0.5 * in0))
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def half_sigmoid(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    half = nl.full((128, 1), 0.5, dtype=nl.float32, buffer=nl.sbuf)
+    y = nisa.activation(op=nl.sigmoid, data=xt, scale=half)
+    nl.store(res, value=y)
+    return res

@@ -1,0 +1,16 @@
+# nki-case: args=128x256:float32
+# Scaling by 2 with a scale tile laid out along the free axis ([1, 128]) instead of the partitions.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def doubled_relu(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    two = nl.full((1, 128), 2.0, dtype=nl.float32, buffer=nl.sbuf)
+    y = nisa.activation(op=nl.relu, data=xt, scale=two)  # expect-error: err_activation_scale_scalar_or_vector  # expect-col: 9
+    nl.store(res, value=y)
+    return res

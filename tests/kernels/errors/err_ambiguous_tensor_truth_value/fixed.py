@@ -1,0 +1,18 @@
+# nki-case: args=128x128:float32
+# Builds a "non-positive" mask with Python `not`.
+# Fix: element-wise negation with ~.
+# expect-output: np.where(~(in0 > 0), 0.0, in0)
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def zero_non_positive(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    nonpos = ~(xt > 0)
+    y = nl.where(nonpos, 0.0, xt)
+    nl.store(res, value=y)
+    return res

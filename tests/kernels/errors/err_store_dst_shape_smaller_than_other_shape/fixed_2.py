@@ -1,0 +1,18 @@
+# nki-case: args=128x256:float32
+# Copies a full 128-row tile into a 64-row buffer meant to hold only the top half.
+# Fix: copy only the first 64 rows.
+# expect-output: in0[0:64]
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def top_half(x):
+    res = nl.ndarray((64, 256), dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    half = nl.ndarray((64, 256), dtype=x.dtype, buffer=nl.sbuf)
+    half[...] = xt[0:64, :]
+    nl.store(res, value=half)
+    return res

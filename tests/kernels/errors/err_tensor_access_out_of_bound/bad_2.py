@@ -1,0 +1,18 @@
+# nki-case: args=128x512:float32
+# Column differences x[:, j+1] - x[:, j], reading one column past the end.
+# With i_f in [0, 512) the shifted index i_f + 1 reaches column 512.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def col_diff(x):
+    W = 512
+    res = nl.ndarray((128, W), dtype=x.dtype, buffer=nl.shared_hbm)
+    i_p, i_f = nl.mgrid[0:128, 0:W]
+    right = nl.load(x[i_p, i_f + 1])  # expect-error: err_tensor_access_out_of_bound  # expect-col: 21
+    left = nl.load(x[i_p, i_f])
+    nl.store(res, value=nl.subtract(right, left))
+    return res

@@ -1,0 +1,15 @@
+# nki-case: args=128x256:float32
+# Loads an SBUF tile again with nl.load (the source of a load must be in HBM).
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def double_load(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    scaled = nl.multiply(nl.load(x), 2.0)
+    again = nl.load(scaled)  # expect-error: err_unsupported_memory  # expect-col: 13
+    nl.store(res, value=again)
+    return res

@@ -1,0 +1,19 @@
+# nki-case: args=128x128:float32
+# Takes the top 64 rows of an SBUF tile with a slice for rows and an arange for columns.
+# Fix: index the rows with an arange as well.
+# expect-output: in0[0:64] * 2.0
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def top_rows_doubled(x):
+    res = nl.ndarray((64, 128), dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    i_f = nl.arange(128)[None, :]
+    i_p = nl.arange(64)[:, None]
+    top = nl.multiply(xt[i_p, i_f], 2.0)
+    nl.store(res, value=top)
+    return res
