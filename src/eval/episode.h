@@ -1,0 +1,95 @@
+// The contract between the benchmark runner and whatever runs one episode (the agent, a
+// multi-turn chat loop, a single-shot prompt, or a fake in tests).
+//
+// The runner only knows these plain structs; the lead wires an EpisodeFn to the real agent.
+// Keeping eval independent of the agent's concrete types lets the runner, the database and the
+// reports be tested offline with deterministic fake episodes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nki::eval {
+
+// How the model is driven. Matches the paper's three evaluation modes.
+enum class Mode { Agent, MultiTurn, SingleShot };
+
+const char* mode_name(Mode m);                         // "agent", "multi-turn", "single-shot"
+std::optional<Mode> parse_mode(const std::string& s);  // inverse of mode_name
+
+// Final classification of an episode. Exactly one per episode; the first failure kind that
+// applies to the *last* candidate the model produced (or the reason no candidate was judged).
+enum class VerdictKind {
+  Pass,             // the final kernel verified within the task tolerance
+  CompileError,     // the final kernel did not compile; Verdict::code holds the diagnostic code
+  RuntimeError,     // compiled but the simulator stopped with an error
+  Mismatch,         // ran to completion but the outputs differ from the reference
+  NoCode,           // the model never produced a kernel we could extract
+  ApiError,         // the model provider failed (after retries); not the model's fault
+  BudgetExhausted,  // hit the turn or token budget before any verdict on a final kernel
+};
+
+const char* verdict_kind_name(VerdictKind k);  // stable snake_case names stored in the database
+std::optional<VerdictKind> parse_verdict_kind(const std::string& s);
+
+struct Verdict {
+  VerdictKind kind = VerdictKind::NoCode;
+  std::string code;  // only for CompileError: the err_* code of the first diagnostic
+
+  bool passed() const { return kind == VerdictKind::Pass; }
+  static Verdict pass() { return {VerdictKind::Pass, {}}; }
+  static Verdict compile_error(std::string c) { return {VerdictKind::CompileError, std::move(c)}; }
+  static Verdict of(VerdictKind k) { return {k, {}}; }
+};
+
+// What the runner asks for: one (task, sample) episode.
+struct EpisodeRequest {
+  std::string task_id;
+  int level = 0;           // 1, 2 or 3, from tasks/<id>/task.json
+  int sample = 0;          // 0-based index among --samples K independent episodes
+  Mode mode = Mode::Agent;
+  std::string model;
+  int max_turns = 10;
+  std::string transcript_path;  // absolute path the episode should write its JSONL transcript to
+  std::string work_dir;         // absolute directory for the episode's kernels and scratch files
+};
+
+// One model turn inside an episode, as far as the evaluation cares.
+struct TurnRecord {
+  int turn = 0;                 // 1-based
+  std::string action;           // e.g. "compile", "verify", "answer", "text"
+  std::string result;           // short outcome of that action, e.g. "mismatch", "err_xxx", "ok"
+  std::int64_t tokens_in = 0;
+  std::int64_t tokens_out = 0;
+  std::int64_t tokens_cached = 0;
+  double cost_usd = 0.0;
+  double wall_seconds = 0.0;
+};
+
+// What one episode produced. Token and cost fields are totals over all turns.
+struct EpisodeOutcome {
+  Verdict verdict;
+  int turns_used = 0;
+  std::optional<int> pass_turn;  // 1-based turn whose kernel first passed; empty unless passed
+  std::vector<TurnRecord> turns;
+  std::int64_t tokens_in = 0;
+  std::int64_t tokens_out = 0;
+  std::int64_t tokens_cached = 0;
+  double cost_usd = 0.0;
+  double wall_seconds = 0.0;
+  // Both correctness readings of the final kernel, recorded side by side: strict is the paper's
+  // allclose(atol=rtol=1e-3) on every output, tolerance is the task's own per-dtype tolerance.
+  // verdict == Pass iff tolerance_pass.
+  bool strict_pass = false;
+  bool tolerance_pass = false;
+  std::string final_kernel_path;  // empty when no kernel was produced
+  std::string transcript_path;    // normally EpisodeRequest::transcript_path
+  std::string error_message;      // free text for non-pass verdicts (first diagnostic, API error)
+};
+
+using EpisodeFn = std::function<EpisodeOutcome(const EpisodeRequest&)>;
+
+}  // namespace nki::eval

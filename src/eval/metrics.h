@@ -1,0 +1,94 @@
+// Everything the reports show, computed from the episodes of one run database.
+//
+// Rates count finished episodes only (unfinished ones are reported separately, never silently
+// treated as failures). With --samples 1 an episode is a task, so "116/150" reads naturally; with
+// K samples the rate is the per-episode mean, i.e. the unbiased pass@1.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "eval/results_db.h"
+#include "eval/run_config.h"
+
+namespace nki::eval {
+
+struct PassCount {
+  int passed = 0;
+  int total = 0;
+  double rate() const { return total == 0 ? 0.0 : static_cast<double>(passed) / total; }
+};
+
+// One episode as the per-task table shows it.
+struct SampleResult {
+  int sample = 0;
+  Verdict verdict;
+  int turns_used = 0;
+  std::optional<int> pass_turn;
+  bool strict_pass = false;
+  double cost_usd = 0.0;
+  std::string transcript_path;  // absolute (resolved against the run directory)
+};
+
+struct TaskResult {
+  TaskRef task;
+  std::vector<SampleResult> samples;  // finished samples, by sample index
+  int passed() const;
+};
+
+struct RunMetrics {
+  RunConfig config;
+  std::string run_dir;
+  std::string label;  // short name for legends, e.g. "agent · claude-x"
+
+  int expected_episodes = 0;  // what the config asks of this database (its shard)
+  int finished = 0;
+  int unfinished = 0;  // started but never finished (killed run not yet resumed)
+
+  PassCount overall;                     // tolerance verdict (the headline number)
+  std::map<int, PassCount> by_level;     // level -> counts
+  PassCount strict_overall;              // same episodes judged at atol=rtol=1e-3
+  std::map<int, PassCount> strict_by_level;
+
+  int tasks_seen = 0;
+  int tasks_solved = 0;  // at least one passing sample
+  std::vector<std::pair<int, double>> pass_at_k;  // (k, mean unbiased pass@k), k = 1,2,5,10,...<=K
+
+  std::map<int, int> turns_to_pass;  // pass turn -> number of passing episodes
+  double mean_turns_to_pass = 0.0;
+
+  std::map<std::string, int> failures;       // verdict kind name -> count (never "pass")
+  std::map<std::string, int> compile_codes;  // diagnostic code -> count of compile_error verdicts
+
+  std::int64_t tokens_in = 0, tokens_out = 0, tokens_cached = 0;
+  double cost_usd = 0.0;
+  double cost_per_episode() const { return finished ? cost_usd / finished : 0.0; }
+  double cost_per_pass() const { return overall.passed ? cost_usd / overall.passed : 0.0; }
+  double tokens_per_episode() const { return finished ? double(tokens_in + tokens_out) / finished : 0.0; }
+  double tokens_per_pass() const {
+    return overall.passed ? double(tokens_in + tokens_out) / overall.passed : 0.0;
+  }
+
+  double wall_seconds_total = 0.0;  // sum over episodes (CPU-side effort, independent of --jobs)
+  double wall_seconds_p50 = 0.0;
+  double wall_seconds_p90 = 0.0;
+
+  std::vector<TaskResult> tasks;  // in first-seen order
+};
+
+// Failure kinds in the order reports list them.
+const std::vector<VerdictKind>& failure_kinds();
+
+RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpisode>& episodes,
+                           const std::string& run_dir = {});
+
+// Opens RUN_DIR/results.sqlite (which must exist) and computes its metrics.
+RunMetrics load_run_metrics(const std::string& run_dir);
+
+// Number of work items shard `s` gets out of `total` (round-robin slicing).
+int shard_size(int total, const ShardSpec& s);
+
+}  // namespace nki::eval

@@ -1,0 +1,193 @@
+#include "eval/report.h"
+
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "eval/html.h"
+#include "eval/progress.h"
+
+namespace nki::eval {
+
+void assign_labels(std::vector<RunMetrics>& runs) {
+  std::map<std::string, int> uses;
+  for (auto& r : runs) {
+    r.label = std::string(mode_name(r.config.mode)) + " \u00b7 " + r.config.model;
+    uses[r.label]++;
+  }
+  for (auto& r : runs)
+    if (uses[r.label] > 1)
+      r.label += " (" + std::filesystem::path(r.run_dir).lexically_normal().filename().string() + ")";
+}
+
+namespace {
+
+std::string count_cell(const PassCount& c) {
+  if (c.total == 0) return "\u2013";
+  return std::to_string(c.passed) + "/" + std::to_string(c.total) + " (" + percent(c.rate()) + ")";
+}
+
+std::set<int> all_levels(const std::vector<RunMetrics>& runs) {
+  std::set<int> levels;
+  for (const auto& r : runs)
+    for (const auto& [level, _] : r.by_level) levels.insert(level);
+  return levels;
+}
+
+void runs_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "## Runs\n\n| Run | Model | Mode | Subset | Samples | Max turns | Finished | Directory |\n"
+       "|---|---|---|---|---:|---:|---:|---|\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " | " << md_cell(r.config.model) << " | " << mode_name(r.config.mode)
+      << " | " << md_cell(r.config.subset) << " | " << r.config.samples << " | " << r.config.max_turns << " | "
+      << r.finished << "/" << r.expected_episodes;
+    if (r.unfinished) s << " (" << r.unfinished << " interrupted)";
+    s << " | " << md_cell(r.run_dir) << " |\n";
+  }
+  s << "\n";
+}
+
+void pass_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  auto levels = all_levels(runs);
+  s << "## Pass rate (task tolerance)\n\n| Run | Overall |";
+  for (int l : levels) s << " Level " << l << " |";
+  s << " Strict 1e-3 |\n|---|---:|";
+  for (size_t i = 0; i < levels.size(); ++i) s << "---:|";
+  s << "---:|\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " | " << count_cell(r.overall) << " |";
+    for (int l : levels) {
+      auto it = r.by_level.find(l);
+      s << " " << (it == r.by_level.end() ? "\u2013" : count_cell(it->second)) << " |";
+    }
+    s << " " << count_cell(r.strict_overall) << " |\n";
+  }
+  s << "\nStrict = the same final kernels judged at atol=rtol=1e-3 on every output (the paper's "
+       "criterion); tolerance = each task's own per-dtype tolerance (the verdict).\n\n";
+
+  s << "### Strict vs tolerance per level\n\n| Run |";
+  for (int l : levels) s << " L" << l << " tolerance | L" << l << " strict |";
+  s << "\n|---|";
+  for (size_t i = 0; i < levels.size(); ++i) s << "---:|---:|";
+  s << "\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " |";
+    for (int l : levels) {
+      auto t = r.by_level.count(l) ? r.by_level.at(l) : PassCount{};
+      auto st = r.strict_by_level.count(l) ? r.strict_by_level.at(l) : PassCount{};
+      s << " " << count_cell(t) << " | " << count_cell(st) << " |";
+    }
+    s << "\n";
+  }
+  s << "\n";
+}
+
+void pass_at_k_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  std::set<int> ks;
+  for (const auto& r : runs)
+    for (const auto& [k, _] : r.pass_at_k) ks.insert(k);
+  s << "## pass@k (unbiased estimator)\n\n| Run | Tasks solved |";
+  for (int k : ks) s << " pass@" << k << " |";
+  s << "\n|---|---:|";
+  for (size_t i = 0; i < ks.size(); ++i) s << "---:|";
+  s << "\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " | " << r.tasks_solved << "/" << r.tasks_seen << " |";
+    for (int k : ks) {
+      std::string cell = "\u2013";
+      for (const auto& [kk, v] : r.pass_at_k)
+        if (kk == k) cell = percent(v);
+      s << " " << cell << " |";
+    }
+    s << "\n";
+  }
+  s << "\n";
+}
+
+void turns_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  int max_turn = 1;
+  for (const auto& r : runs) {
+    max_turn = std::max(max_turn, r.config.max_turns);
+    if (!r.turns_to_pass.empty()) max_turn = std::max(max_turn, r.turns_to_pass.rbegin()->first);
+  }
+  s << "## Turns to pass (passing episodes)\n\n| Run |";
+  for (int t = 1; t <= max_turn; ++t) s << " " << t << " |";
+  s << " Mean |\n|---|";
+  for (int t = 1; t <= max_turn; ++t) s << "---:|";
+  s << "---:|\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " |";
+    for (int t = 1; t <= max_turn; ++t) {
+      auto it = r.turns_to_pass.find(t);
+      s << " " << (it == r.turns_to_pass.end() ? 0 : it->second) << " |";
+    }
+    s << " " << (r.overall.passed ? fixed(r.mean_turns_to_pass, 2) : "\u2013") << " |\n";
+  }
+  s << "\n";
+}
+
+void failure_tables(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "## Failure taxonomy (episodes)\n\n| Run |";
+  for (auto k : failure_kinds()) s << " " << verdict_kind_name(k) << " |";
+  s << "\n|---|";
+  for (size_t i = 0; i < failure_kinds().size(); ++i) s << "---:|";
+  s << "\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " |";
+    for (auto k : failure_kinds()) {
+      auto it = r.failures.find(verdict_kind_name(k));
+      s << " " << (it == r.failures.end() ? 0 : it->second) << " |";
+    }
+    s << "\n";
+  }
+  std::set<std::string> codes;
+  for (const auto& r : runs)
+    for (const auto& [code, _] : r.compile_codes) codes.insert(code);
+  if (!codes.empty()) {
+    s << "\n### Compile errors by code\n\n| Code |";
+    for (const auto& r : runs) s << " " << md_cell(r.label) << " |";
+    s << "\n|---|";
+    for (size_t i = 0; i < runs.size(); ++i) s << "---:|";
+    s << "\n";
+    for (const auto& code : codes) {
+      s << "| `" << md_cell(code) << "` |";
+      for (const auto& r : runs) {
+        auto it = r.compile_codes.find(code);
+        s << " " << (it == r.compile_codes.end() ? 0 : it->second) << " |";
+      }
+      s << "\n";
+    }
+  }
+  s << "\n";
+}
+
+void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "## Tokens, cost and time\n\n| Run | Tokens in | Tokens out | Cached | Cost | $/task | $/pass | "
+       "Tokens/pass | Wall (sum) | Wall p50 | Wall p90 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& r : runs) {
+    s << "| " << md_cell(r.label) << " | " << human_count(r.tokens_in) << " | " << human_count(r.tokens_out)
+      << " | " << human_count(r.tokens_cached) << " | " << dollars(r.cost_usd) << " | "
+      << dollars(r.cost_per_episode()) << " | " << (r.overall.passed ? dollars(r.cost_per_pass()) : "\u2013")
+      << " | " << (r.overall.passed ? human_count(static_cast<std::int64_t>(r.tokens_per_pass())) : "\u2013")
+      << " | " << human_duration(r.wall_seconds_total) << " | " << human_duration(r.wall_seconds_p50) << " | "
+      << human_duration(r.wall_seconds_p90) << " |\n";
+  }
+  s << "\n$/task is per episode (per task and sample); $/pass divides the whole run's cost by its passes.\n";
+}
+
+}  // namespace
+
+std::string render_markdown(const std::vector<RunMetrics>& runs) {
+  std::ostringstream s;
+  s << "# NKI-Agent benchmark report\n\n";
+  runs_table(s, runs);
+  pass_table(s, runs);
+  pass_at_k_table(s, runs);
+  turns_table(s, runs);
+  failure_tables(s, runs);
+  cost_table(s, runs);
+  return s.str();
+}
+
+}  // namespace nki::eval

@@ -1,0 +1,79 @@
+// A minimal RAII layer over the SQLite C API: only what the results database needs.
+// Every failure throws SqliteError with SQLite's own message, so callers never check codes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace nki::eval {
+
+class SqliteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Statement {
+ public:
+  Statement(sqlite3* db, const std::string& sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  // Parameters are 1-based, as in SQL "?1".
+  Statement& bind(int i, const std::string& v);
+  Statement& bind(int i, std::int64_t v);
+  Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
+  Statement& bind(int i, double v);
+  Statement& bind(int i, std::optional<int> v);
+
+  // Advances; true while a row is available. Finishing a write returns false.
+  bool step();
+  // Makes the statement reusable with fresh bindings.
+  void reset();
+  void run() { while (step()) {} }
+
+  std::string text(int col) const;
+  std::int64_t integer(int col) const;
+  double real(int col) const;
+  bool is_null(int col) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+class Database {
+ public:
+  // Opens (creating if needed) and switches to WAL with synchronous=NORMAL: a finished
+  // transaction survives a killed process; only an OS crash may lose the last few.
+  explicit Database(const std::string& path);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  void exec(const std::string& sql);
+  Statement prepare(const std::string& sql) { return Statement(db_, sql); }
+  std::int64_t changes() const;
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+// BEGIN IMMEDIATE on construction, ROLLBACK in the destructor unless commit() was called.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace nki::eval
