@@ -1,0 +1,254 @@
+#include "agent/agent_loop.h"
+
+#include <chrono>
+#include <map>
+
+#include "agent/code_extract.h"
+
+namespace nki::agent {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+constexpr const char* kCodeSchema =
+    R"({"type":"object","properties":{"code":{"type":"string","description":)"
+    R"("Complete Python source of the kernel module: imports, @nki.jit decorator and the )"
+    R"(kernel function."}},"required":["code"]})";
+
+// One episode's state; run() is the loop, the helpers are its steps.
+class Episode {
+ public:
+  Episode(const EpisodeConfig& c, const EpisodePrompts& p, ModelClient& m, KernelTools& t,
+          TranscriptWriter* w)
+      : config_(c), prompts_(p), model_(m), tools_(t), log_(w) {}
+
+  EpisodeResult run();
+
+ private:
+  void log(const std::string& type, ojson fields) {
+    if (log_) log_->write(type, std::move(fields));
+  }
+  bool budget_stop();
+  bool handle_tool_calls(const Message& reply);  // true when a verify passed
+  bool handle_text_answer(const Message& reply, bool last_turn);  // true: stop the loop
+  ToolResult verify(const std::string& code);
+  void finish();
+  void push_user(const std::string& text) { conv_.messages.push_back({Role::User, text, {}, "", "", false}); }
+
+  const EpisodeConfig& config_;
+  const EpisodePrompts& prompts_;
+  ModelClient& model_;
+  KernelTools& tools_;
+  TranscriptWriter* log_;
+
+  Conversation conv_;
+  EpisodeResult result_;
+  size_t logged_messages_ = 0;  // messages already written in an earlier request event
+  std::map<std::string, ToolResult> verified_;  // verify results by exact code: no re-runs
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  int turn_ = 0;
+};
+
+bool Episode::budget_stop() {
+  if (config_.max_cost_usd > 0 && result_.usage.cost_usd >= config_.max_cost_usd) {
+    result_.stop_reason = "cost_budget";
+    return true;
+  }
+  double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (config_.max_wall_s > 0 && elapsed >= config_.max_wall_s) {
+    result_.stop_reason = "time_budget";
+    return true;
+  }
+  return false;
+}
+
+ToolResult Episode::verify(const std::string& code) {
+  auto it = verified_.find(code);
+  if (it != verified_.end()) return it->second;
+  ToolResult r = tools_.verify_kernel(code);
+  verified_[code] = r;
+  return r;
+}
+
+bool Episode::handle_tool_calls(const Message& reply) {
+  for (const auto& call : reply.tool_calls) {
+    ++result_.tool_calls;
+    ToolResult r;
+    ArgumentsCode args = extract_code_from_arguments(call.arguments);
+    bool known = call.name == "compile_kernel" || call.name == "verify_kernel";
+    log("tool_call", {{"turn", turn_}, {"id", call.id}, {"name", call.name},
+                      {"code_chars", args.code.size()}});
+    if (!known) {
+      r.text = "unknown tool '" + call.name + "'; the tools are compile_kernel and verify_kernel";
+    } else if (!args.error.empty()) {
+      r.text = args.error;
+    } else {
+      result_.final_kernel = args.code;
+      r = call.name == "compile_kernel" ? tools_.compile_kernel(args.code) : verify(args.code);
+    }
+    ojson fields = {{"turn", turn_}, {"id", call.id}, {"name", call.name}};
+    ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
+    for (auto& [k, v] : result_fields.items()) fields[k] = v;
+    log("tool_result", fields);
+    conv_.messages.push_back({Role::Tool, r.text, {}, call.id, call.name, !r.passed});
+    // A passing verification ends the episode; later calls in the same reply are moot.
+    if (call.name == "verify_kernel" && r.passed && args.error.empty()) return true;
+  }
+  return false;
+}
+
+bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
+  std::string code = extract_code_from_text(reply.content);
+  if (code.empty()) {
+    if (!last_turn) push_user(prompts_.no_code_followup);
+    return config_.mode == Mode::SingleShot;
+  }
+  result_.final_kernel = code;
+  switch (config_.mode) {
+    case Mode::SingleShot:
+      result_.stop_reason = "answered";
+      return true;
+    case Mode::MultiTurn:
+      if (!last_turn) push_user(prompts_.review_followup);
+      return false;
+    case Mode::Agent: {
+      // The model answered in prose instead of calling a tool: the harness checks the kernel and
+      // feeds the outcome back, as if verify_kernel had been called.
+      ToolResult r = verify(code);
+      log("harness_check", {{"turn", turn_}, {"final", false}, {"passed", r.passed},
+                            {"failure", failure_kind_name(r.failure)}, {"text", r.text}});
+      if (r.passed) {
+        result_.stop_reason = "verified";
+        return true;
+      }
+      if (!last_turn) push_user(render_template(prompts_.feedback, {{"result", r.text}}));
+      return false;
+    }
+  }
+  return false;
+}
+
+EpisodeResult Episode::run() {
+  conv_.system = prompts_.system;
+  if (config_.mode == Mode::Agent) conv_.tools = kernel_tool_specs();
+  push_user(prompts_.task);
+  int max_turns = config_.mode == Mode::SingleShot ? 1 : std::max(1, config_.max_turns);
+  log("header", {{"format", "nki-agent-transcript"},
+                 {"task_id", config_.task_id},
+                 {"model", config_.model_label.empty() ? model_.name() : config_.model_label},
+                 {"client", model_.name()},
+                 {"mode", mode_name(config_.mode)},
+                 {"max_turns", max_turns},
+                 {"system", conv_.system},
+                 {"tools", conv_.tools.empty() ? ojson::array() : ojson({"compile_kernel", "verify_kernel"})}});
+
+  for (turn_ = 1; turn_ <= max_turns; ++turn_) {
+    if (budget_stop()) break;
+    ojson fresh = ojson::array();
+    for (size_t i = logged_messages_; i < conv_.messages.size(); ++i)
+      fresh.push_back(message_to_json(conv_.messages[i]));
+    logged_messages_ = conv_.messages.size();
+    log("request", {{"turn", turn_}, {"n_messages", conv_.messages.size()}, {"new_messages", fresh}});
+    ++result_.turns;
+    ModelReply reply;
+    try {
+      reply = model_.complete(conv_);
+    } catch (const ModelError& e) {
+      log("model_error", {{"turn", turn_}, {"kind", model_error_kind_name(e.kind())}, {"message", e.what()}});
+      result_.stop_reason = "api_error";
+      result_.error = e.what();
+      break;
+    }
+    result_.usage += reply.usage;
+    log("response", {{"turn", turn_}, {"message", message_to_json(reply.message)},
+                     {"stop_reason", reply.stop_reason}, {"usage", usage_to_json(reply.usage)}});
+    conv_.messages.push_back(reply.message);
+    logged_messages_ = conv_.messages.size();  // the response event already holds it
+
+    bool stop = false;
+    if (config_.mode == Mode::Agent && !reply.message.tool_calls.empty()) {
+      if (handle_tool_calls(reply.message)) {
+        result_.stop_reason = "verified";
+        stop = true;
+      }
+    } else {
+      stop = handle_text_answer(reply.message, turn_ == max_turns);
+    }
+    if (stop) break;
+  }
+  if (result_.stop_reason.empty()) result_.stop_reason = "max_turns";
+  finish();
+  return result_;
+}
+
+// The harness verdict on the final kernel, whatever the model said about it.
+void Episode::finish() {
+  if (result_.final_kernel.empty()) {
+    result_.verdict = result_.stop_reason == "api_error" ? Verdict::ApiError : Verdict::NoCode;
+    result_.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
+  } else {
+    result_.final_check = verify(result_.final_kernel);
+    if (result_.final_check.passed) {
+      result_.verdict = Verdict::Pass;
+    } else if (result_.stop_reason == "api_error") {
+      result_.verdict = Verdict::ApiError;
+    } else if (result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget") {
+      result_.verdict = Verdict::BudgetExhausted;
+    } else {
+      FailureKind kind = result_.final_check.failure;
+      if (kind == FailureKind::Unspecified)
+        kind = tools_.compile_kernel(result_.final_kernel).passed ? FailureKind::Mismatch
+                                                                  : FailureKind::CompileError;
+      result_.verdict = kind == FailureKind::CompileError   ? Verdict::CompileError
+                        : kind == FailureKind::RuntimeError ? Verdict::RuntimeError
+                                                            : Verdict::Mismatch;
+    }
+    log("harness_check", {{"turn", result_.turns}, {"final", true},
+                          {"passed", result_.final_check.passed},
+                          {"failure", failure_kind_name(result_.final_check.failure)},
+                          {"text", result_.final_check.text}});
+  }
+  log("result", {{"verdict", verdict_name(result_.verdict)},
+                 {"passed", result_.verdict == Verdict::Pass},
+                 {"stop_reason", result_.stop_reason},
+                 {"turns", result_.turns},
+                 {"tool_calls", result_.tool_calls},
+                 {"error", result_.error},
+                 {"usage", usage_to_json(result_.usage)},
+                 {"final_kernel", result_.final_kernel}});
+}
+
+}  // namespace
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::CompileError: return "compile_error";
+    case Verdict::RuntimeError: return "runtime_error";
+    case Verdict::Mismatch: return "mismatch";
+    case Verdict::NoCode: return "no_code";
+    case Verdict::ApiError: return "api_error";
+    case Verdict::BudgetExhausted: return "budget_exhausted";
+  }
+  return "no_code";
+}
+
+EpisodeResult run_episode(const EpisodeConfig& config, const EpisodePrompts& prompts,
+                          ModelClient& model, KernelTools& tools, TranscriptWriter* transcript) {
+  return Episode(config, prompts, model, tools, transcript).run();
+}
+
+std::vector<ToolSpec> kernel_tool_specs() {
+  return {
+      {"compile_kernel",
+       "Parse, trace and statically check an NKI kernel without running it. Returns compiler "
+       "diagnostics, or OK.",
+       kCodeSchema},
+      {"verify_kernel",
+       "Compile the kernel, run it on the task's inputs in the NeuronCore simulator and compare "
+       "every output with the reference within the task's tolerance. A pass ends the task.",
+       kCodeSchema},
+  };
+}
+
+}  // namespace nki::agent

@@ -1,0 +1,59 @@
+// The episode loop: agent (tools), multi-turn (self-review without feedback) and single-shot.
+// Whatever the mode, the final kernel is judged by KernelTools::verify_kernel, never by what the
+// model claims.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "agent/message.h"
+#include "agent/model_client.h"
+#include "agent/prompts.h"
+#include "agent/tools.h"
+#include "agent/transcript.h"
+
+namespace nki::agent {
+
+enum class Verdict {
+  Pass,
+  CompileError,     // final kernel does not compile
+  RuntimeError,     // final kernel compiles but fails while running
+  Mismatch,         // final kernel runs but its outputs are outside tolerance
+  NoCode,           // the model never produced a kernel
+  ApiError,         // a model call failed (after retries) and no passing kernel exists
+  BudgetExhausted,  // the cost or wall-time budget stopped the episode before a pass
+};
+
+const char* verdict_name(Verdict v);
+
+struct EpisodeConfig {
+  Mode mode = Mode::Agent;
+  int max_turns = 10;        // model calls; single-shot always makes exactly one
+  double max_cost_usd = 0;   // 0: unlimited; checked before each model call
+  double max_wall_s = 0;     // 0: unlimited; checked before each model call
+  std::string task_id;       // recorded in the transcript header
+  std::string model_label;   // e.g. "openai:gpt-4o"; defaults to the client's name()
+};
+
+struct EpisodeResult {
+  Verdict verdict = Verdict::NoCode;
+  // Why the loop stopped: verified, answered (single-shot), max_turns, api_error,
+  // cost_budget, time_budget.
+  std::string stop_reason;
+  int turns = 0;               // model calls made, failed ones included
+  int tool_calls = 0;
+  std::string final_kernel;    // empty when no code was ever produced
+  ToolResult final_check;      // the harness verification of final_kernel
+  std::string error;           // the model error message when stop_reason == "api_error"
+  Usage usage;                 // summed over every model call
+};
+
+// The two tools offered to the model in agent mode.
+std::vector<ToolSpec> kernel_tool_specs();
+
+// Runs one episode. `transcript` may be null. Never throws ModelError (it becomes api_error);
+// exceptions thrown by the tools or the transcript propagate.
+EpisodeResult run_episode(const EpisodeConfig& config, const EpisodePrompts& prompts,
+                          ModelClient& model, KernelTools& tools, TranscriptWriter* transcript);
+
+}  // namespace nki::agent

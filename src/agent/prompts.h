@@ -1,0 +1,42 @@
+// Prompt text lives in prompts/*.md (editable without recompiling); this file loads it and fills
+// {{placeholder}}s.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "agent/tools.h"
+
+namespace nki::agent {
+
+enum class Mode { Agent, MultiTurn, SingleShot };
+
+const char* mode_name(Mode m);  // "agent", "multi-turn", "single-shot"
+// Throws std::invalid_argument for anything else.
+Mode mode_from_name(const std::string& name);
+
+// prompts directory: `flag` if non-empty, else $NKI_PROMPTS_DIR, else the source tree's prompts/.
+std::string resolve_prompts_dir(const std::string& flag);
+
+// Replaces every {{name}} with vars.at(name). A placeholder without a value throws
+// std::invalid_argument (a typo in a prompt file must not reach the model silently).
+std::string render_template(const std::string& text, const std::map<std::string, std::string>& vars);
+
+// Reads <dir>/<name>; throws nki::IoError naming the file when it is missing.
+std::string read_prompt_file(const std::string& dir, const std::string& name);
+
+// The texts one episode needs, fully rendered.
+struct EpisodePrompts {
+  std::string system;           // primer + rank section + mode rules
+  std::string task;             // first user message
+  std::string review_followup;  // multi-turn: asks for a reviewed, improved kernel
+  std::string no_code_followup; // any mode with turns left: the reply contained no kernel
+  std::string feedback;         // agent mode template for harness feedback, with {{result}}
+};
+
+// Which rank section a task gets: rank_2d.md for rank <= 2, rank_3d.md, rank_4d.md for >= 4.
+std::string rank_section_file(int max_rank);
+
+EpisodePrompts build_episode_prompts(const std::string& prompts_dir, const TaskInfo& task, Mode mode);
+
+}  // namespace nki::agent

@@ -1,0 +1,184 @@
+#include "agent/solve_command.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "agent/replay_client.h"
+#include "base/diagnostic.h"
+
+namespace nki::agent {
+namespace {
+
+namespace fs = std::filesystem;
+
+double parse_number(const std::string& flag, const std::string& value) {
+  try {
+    size_t used = 0;
+    double d = std::stod(value, &used);
+    if (used == value.size() && d >= 0) return d;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(flag + " expects a non-negative number, got '" + value + "'");
+}
+
+void write_file(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out || !(out << text)) throw IoError("cannot write '" + path.string() + "'");
+}
+
+std::string summary_line(const SolveOptions& o, const std::string& model, const SolveOutcome& s) {
+  const EpisodeResult& r = s.result;
+  std::ostringstream line;
+  line << (r.verdict == Verdict::Pass ? "PASS" : "FAIL") << " " << verdict_name(r.verdict)
+       << " task=" << o.task_id << " model=" << model << " mode=" << mode_name(o.mode)
+       << " turns=" << r.turns << " stop=" << r.stop_reason << " tokens=" << r.usage.input_tokens
+       << "/" << r.usage.output_tokens;
+  line.setf(std::ios::fixed);
+  line.precision(4);
+  line << " cost=$" << r.usage.cost_usd << (r.usage.price_known ? "" : "(unpriced)");
+  line << " out=" << fs::path(s.result_path).parent_path().string();
+  return line.str();
+}
+
+}  // namespace
+
+std::string solve_usage() {
+  return R"(usage: nkiagent solve --task ID (--model PROVIDER:NAME | --replay FILE.jsonl) [options]
+
+Runs the LLM agent on one task and judges its final kernel with the verify tool.
+
+  --task ID             task to solve
+  --model P:NAME        openai:NAME or anthropic:NAME (keys: OPENAI_API_KEY, ANTHROPIC_API_KEY)
+  --mode MODE           agent (tools, default) | multi-turn (self-review, no tools) | single-shot
+  --max-turns N         model calls per episode (default 10; single-shot always makes 1)
+  --out DIR             where kernel.py, transcript.jsonl, result.json go (default runs/<task>)
+  --replay FILE         replay the model replies recorded in a transcript (offline); tool
+                        results are recomputed live
+  --base-url URL        API root (OpenAI: .../v1; Anthropic: host root); also
+                        $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL
+  --timeout S           per-request timeout in seconds (default 300)
+  --max-tokens N        output token limit per reply (default: provider's; Anthropic 8192)
+  --temperature T       sampling temperature (default: provider's)
+  --max-cost USD        stop the episode once this much has been spent (default: no limit)
+  --prompts DIR         prompt files (default $NKI_PROMPTS_DIR or the source tree's prompts/)
+  --prices FILE         price table (default $NKI_AGENT_PRICES or <prompts>/prices.json)
+  -h, --help            this text
+
+Retries: NKI_AGENT_MAX_ATTEMPTS (default 4), NKI_AGENT_RETRY_AFTER_CAP seconds (default 60).
+Exit status: 0 pass, 1 the final kernel failed, 2 usage or setup error.
+)";
+}
+
+SolveOptions parse_solve_args(int argc, char** argv) {
+  SolveOptions o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "-h" || arg == "--help") {
+      o.help = true;
+      return o;
+    }
+    std::string value;
+    auto eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+    } else if (arg.rfind("--", 0) == 0) {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      value = argv[++i];
+    } else {
+      throw std::invalid_argument("unexpected argument '" + arg + "'");
+    }
+    if (arg == "--task") o.task_id = value;
+    else if (arg == "--model") o.model_spec = value;
+    else if (arg == "--mode") o.mode = mode_from_name(value);
+    else if (arg == "--max-turns") {
+      double n = parse_number(arg, value);
+      if (n < 1 || n > 1000 || n != static_cast<int>(n))
+        throw std::invalid_argument("--max-turns expects an integer from 1 to 1000");
+      o.max_turns = static_cast<int>(n);
+    } else if (arg == "--out") o.out_dir = value;
+    else if (arg == "--replay") o.replay_path = value;
+    else if (arg == "--base-url") o.base_url = value;
+    else if (arg == "--timeout") {
+      o.timeout_s = parse_number(arg, value);
+      if (o.timeout_s <= 0) throw std::invalid_argument("--timeout must be positive");
+    } else if (arg == "--max-tokens") o.max_tokens = static_cast<int>(parse_number(arg, value));
+    else if (arg == "--temperature") o.temperature = parse_number(arg, value);
+    else if (arg == "--max-cost") o.max_cost_usd = parse_number(arg, value);
+    else if (arg == "--prompts") o.prompts_dir = value;
+    else if (arg == "--prices") o.prices_path = value;
+    else throw std::invalid_argument("unknown option '" + arg + "' (see --help)");
+  }
+  if (o.task_id.empty()) throw std::invalid_argument("--task is required");
+  if (o.model_spec.empty() && o.replay_path.empty())
+    throw std::invalid_argument("--model or --replay is required");
+  return o;
+}
+
+SolveOutcome run_solve(const SolveOptions& o, const SolveDeps& deps) {
+  if (!deps.load_task || !deps.make_tools)
+    throw std::invalid_argument("solve: task loader and tools factory are not wired");
+  std::string prompts_dir = resolve_prompts_dir(o.prompts_dir);
+  TaskInfo task = deps.load_task(o.task_id);
+  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode);
+
+  std::unique_ptr<ModelClient> client;
+  std::string model_label = o.model_spec;
+  if (!o.replay_path.empty()) {
+    auto replay = ReplayClient::from_transcript(o.replay_path);
+    if (model_label.empty()) model_label = replay->recorded_model();
+    client = std::move(replay);
+  } else {
+    ClientOptions co;
+    co.model_spec = o.model_spec;
+    co.base_url = o.base_url;
+    co.timeout_s = o.timeout_s;
+    co.max_tokens = o.max_tokens;
+    co.temperature = o.temperature;
+    std::string prices = resolve_price_table_path(o.prices_path, prompts_dir);
+    co.prices = std::make_shared<const PriceTable>(PriceTable::load(prices));
+    client = deps.make_client ? deps.make_client(co) : make_model_client(co);
+  }
+  std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id);
+
+  fs::path out = o.out_dir.empty() ? fs::path("runs") / o.task_id : fs::path(o.out_dir);
+  std::error_code ec;
+  fs::create_directories(out, ec);
+  if (ec) throw IoError("cannot create output directory '" + out.string() + "': " + ec.message());
+  SolveOutcome s;
+  s.transcript_path = (out / "transcript.jsonl").string();
+  s.kernel_path = (out / "kernel.py").string();
+  s.result_path = (out / "result.json").string();
+  if (!o.replay_path.empty() && fs::exists(s.transcript_path) &&
+      fs::equivalent(o.replay_path, s.transcript_path, ec))
+    throw IoError("refusing to overwrite the transcript being replayed; choose another --out");
+
+  EpisodeConfig cfg;
+  cfg.mode = o.mode;
+  cfg.max_turns = o.max_turns;
+  cfg.max_cost_usd = o.max_cost_usd;
+  cfg.task_id = o.task_id;
+  cfg.model_label = model_label;
+  {
+    TranscriptWriter writer(s.transcript_path);
+    s.result = run_episode(cfg, prompts, *client, *tools, &writer);
+  }
+  if (!s.result.final_kernel.empty()) write_file(s.kernel_path, s.result.final_kernel);
+  else s.kernel_path.clear();
+  s.summary = summary_line(o, model_label, s);
+
+  nlohmann::ordered_json rj = {
+      {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)},
+      {"replay", o.replay_path}, {"verdict", verdict_name(s.result.verdict)},
+      {"passed", s.result.verdict == Verdict::Pass}, {"stop_reason", s.result.stop_reason},
+      {"turns", s.result.turns}, {"tool_calls", s.result.tool_calls}, {"error", s.result.error},
+      {"check", tool_result_to_json(s.result.final_check)},
+      {"usage", usage_to_json(s.result.usage)}, {"kernel", s.kernel_path},
+      {"transcript", s.transcript_path}};
+  write_file(s.result_path, rj.dump(2) + "\n");
+  return s;
+}
+
+}  // namespace nki::agent

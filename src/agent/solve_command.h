@@ -1,0 +1,66 @@
+// `nkiagent solve`: run one agent episode on one task and write its artefacts.
+// The task loader and the simulator-backed tools come from the caller (the CLI wires them to
+// src/task and src/eval), so this layer stays free of NKI internals.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "agent/agent_loop.h"
+#include "agent/model_factory.h"
+#include "agent/tools.h"
+
+namespace nki::agent {
+
+struct SolveDeps {
+  // Loads a task by id; throws (e.g. nki::IoError) for an unknown id.
+  std::function<TaskInfo(const std::string& task_id)> load_task;
+  // Compile/verify tools bound to that task.
+  std::function<std::unique_ptr<KernelTools>(const std::string& task_id)> make_tools;
+  // Optional: builds the model client (tests inject one); defaults to make_model_client.
+  std::function<std::unique_ptr<ModelClient>(const ClientOptions&)> make_client;
+};
+
+struct SolveOptions {
+  std::string task_id;
+  std::string model_spec;      // required unless replaying
+  Mode mode = Mode::Agent;
+  int max_turns = 10;
+  std::string out_dir;         // default runs/<task_id>
+  std::string replay_path;
+  std::string base_url;
+  double timeout_s = 300;
+  std::string prompts_dir;     // default: resolve_prompts_dir("")
+  std::string prices_path;     // default: resolve_price_table_path("", prompts_dir)
+  int max_tokens = 0;
+  double max_cost_usd = 0;
+  std::optional<double> temperature;
+  bool help = false;
+};
+
+std::string solve_usage();
+
+// Parses the arguments after the subcommand name (argv[0] is "solve" and is skipped).
+// Throws std::invalid_argument with a one-line message on a bad command line.
+SolveOptions parse_solve_args(int argc, char** argv);
+
+struct SolveOutcome {
+  EpisodeResult result;
+  std::string kernel_path;      // <out>/kernel.py (written only when a kernel exists)
+  std::string transcript_path;  // <out>/transcript.jsonl
+  std::string result_path;      // <out>/result.json
+  std::string summary;          // the one-line verdict printed by cmd_solve
+};
+
+// Runs the episode and writes kernel.py, transcript.jsonl and result.json under out_dir.
+// Throws ModelError(Config / Replay), nki::IoError or std::invalid_argument for setup
+// problems; failures during the episode are part of the result instead.
+SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps);
+
+// The CLI entry point (defined in src/cli/cmd_solve.cpp): prints the verdict line or a one-line
+// error. Exit status: 0 pass, 1 the kernel failed (any verdict but pass), 2 usage/setup error.
+int cmd_solve(int argc, char** argv, const SolveDeps& deps);
+
+}  // namespace nki::agent

@@ -1,0 +1,54 @@
+// What the agent needs from the outside world, injected by the caller (src/eval wires these to
+// the NKI front end and simulator; tests use fakes). This layer knows nothing about NKI itself.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace nki::agent {
+
+// Why a check failed, when the tool knows. Adapters should set it; when a failed verify leaves
+// it Unspecified, the loop tells compile errors from wrong answers by calling compile_kernel.
+enum class FailureKind { Unspecified, CompileError, RuntimeError, Mismatch };
+
+const char* failure_kind_name(FailureKind k);
+
+struct ToolResult {
+  bool passed = false;
+  std::string text;  // shown to the model verbatim (diagnostics, mismatch summary, ...)
+  FailureKind failure = FailureKind::Unspecified;
+};
+
+class KernelTools {
+ public:
+  virtual ~KernelTools() = default;
+  // Parses, traces and statically checks the kernel without running it.
+  virtual ToolResult compile_kernel(const std::string& code) = 0;
+  // Runs the kernel on the task's inputs and compares with the reference within tolerance.
+  virtual ToolResult verify_kernel(const std::string& code) = 0;
+};
+
+// A named tensor of the task, as text the prompt shows verbatim.
+struct TensorInfo {
+  std::string name;   // e.g. "a"
+  std::string shape;  // e.g. "[256, 512]"
+  std::string dtype;  // e.g. "float32"
+};
+
+// The task as the prompts need it; filled by the caller's task loader.
+struct TaskInfo {
+  std::string id;
+  std::string reference_source;     // reference.py
+  std::vector<TensorInfo> inputs;   // forward() inputs, in order
+  std::vector<TensorInfo> params;   // module parameters, in registration order
+  std::vector<TensorInfo> buffers;  // module buffers, in registration order
+  std::vector<TensorInfo> outputs;  // forward() results, in order
+  std::string tolerance;            // e.g. "atol=1e-3, rtol=1e-3"
+  int max_rank = 2;                 // largest input rank: selects the rank-aware prompt section
+  std::string kernel_name = "kernel";
+};
+
+// "def kernel(a, b, weight):" from the inputs, then params, then buffers.
+std::string required_signature(const TaskInfo& task);
+
+}  // namespace nki::agent

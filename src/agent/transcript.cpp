@@ -1,0 +1,118 @@
+#include "agent/transcript.h"
+
+#include <chrono>
+#include <fstream>
+#include <stdexcept>
+
+#include "base/diagnostic.h"
+
+namespace nki::agent {
+
+TranscriptWriter::TranscriptWriter(const std::string& path) : path_(path) {
+  file_ = std::fopen(path.c_str(), "w");
+  if (!file_) throw IoError("cannot create transcript '" + path + "'");
+}
+
+TranscriptWriter::~TranscriptWriter() {
+  if (file_) std::fclose(file_);
+}
+
+void TranscriptWriter::write(const std::string& type, nlohmann::ordered_json fields) {
+  nlohmann::ordered_json line;
+  line["v"] = kTranscriptVersion;
+  line["seq"] = seq_++;
+  line["t"] = std::chrono::duration<double>(
+                  std::chrono::system_clock::now().time_since_epoch()).count();
+  line["type"] = type;
+  for (auto& [k, v] : fields.items()) line[k] = v;
+  // Invalid UTF-8 from a model must not make the line unwritable.
+  std::string text = line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  std::fwrite(text.data(), 1, text.size(), file_);
+  std::fflush(file_);  // reaches the kernel page cache: survives SIGKILL of this process
+}
+
+nlohmann::ordered_json message_to_json(const Message& m) {
+  nlohmann::ordered_json j;
+  j["role"] = role_name(m.role);
+  j["content"] = m.content;
+  if (!m.tool_calls.empty()) {
+    auto calls = nlohmann::ordered_json::array();
+    for (const auto& c : m.tool_calls)
+      calls.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+    j["tool_calls"] = calls;
+  }
+  if (m.role == Role::Tool) {
+    j["tool_call_id"] = m.tool_call_id;
+    j["tool_name"] = m.tool_name;
+    j["is_error"] = m.is_error;
+  }
+  return j;
+}
+
+Message message_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || !j.contains("role") || !j["role"].is_string())
+    throw std::invalid_argument("message without a role");
+  Message m;
+  m.role = role_from_name(j["role"].get<std::string>());
+  m.content = j.value("content", "");
+  if (j.contains("tool_calls")) {
+    if (!j["tool_calls"].is_array()) throw std::invalid_argument("tool_calls is not an array");
+    for (const auto& c : j["tool_calls"])
+      m.tool_calls.push_back({c.value("id", ""), c.value("name", ""), c.value("arguments", "")});
+  }
+  m.tool_call_id = j.value("tool_call_id", "");
+  m.tool_name = j.value("tool_name", "");
+  m.is_error = j.value("is_error", false);
+  return m;
+}
+
+nlohmann::ordered_json usage_to_json(const Usage& u) {
+  return {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
+          {"cached_tokens", u.cached_tokens}, {"latency_s", u.latency_s},
+          {"cost_usd", u.cost_usd},           {"price_known", u.price_known},
+          {"calls", u.calls},                 {"retries", u.retries}};
+}
+
+Usage usage_from_json(const nlohmann::json& j) {
+  Usage u;
+  if (!j.is_object()) return u;
+  u.input_tokens = j.value("input_tokens", 0LL);
+  u.output_tokens = j.value("output_tokens", 0LL);
+  u.cached_tokens = j.value("cached_tokens", 0LL);
+  u.latency_s = j.value("latency_s", 0.0);
+  u.cost_usd = j.value("cost_usd", 0.0);
+  u.price_known = j.value("price_known", true);
+  u.calls = j.value("calls", 0);
+  u.retries = j.value("retries", 0);
+  return u;
+}
+
+nlohmann::ordered_json tool_result_to_json(const ToolResult& r) {
+  return {{"passed", r.passed}, {"failure", failure_kind_name(r.failure)}, {"text", r.text}};
+}
+
+TranscriptFile read_transcript(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot read transcript '" + path + "'");
+  TranscriptFile out;
+  std::string line;
+  std::string pending_bad;
+  long lineno = 0, bad_lineno = 0;
+  while (std::getline(in, line)) {
+    ++lineno;
+    if (line.empty()) continue;
+    if (!pending_bad.empty())
+      throw IoError(path + ":" + std::to_string(bad_lineno) + ": not a JSON object");
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      pending_bad = line;  // fatal only if more lines follow
+      bad_lineno = lineno;
+      continue;
+    }
+    out.events.push_back(std::move(j));
+  }
+  out.torn_tail = !pending_bad.empty();
+  return out;
+}
+
+}  // namespace nki::agent
