@@ -1,0 +1,17 @@
+# nki-case: args=128x64:float32,128x256:float32
+# Column sums of a matmul result with a GpSimd partition reduce reading PSUM.
+# Fix: copy the PSUM tile to SBUF first.
+# expect-output: (in0.T @ in1).sum(axis=0, keepdims=True)
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def matmul_colsum(a, b):
+    res = nl.ndarray((1, 256), dtype=a.dtype, buffer=nl.shared_hbm)
+    ps = nisa.nc_matmul(nl.load(a), nl.load(b))
+    s = nisa.tensor_partition_reduce(np.add, nl.copy(ps))
+    nl.store(res, value=s)
+    return res

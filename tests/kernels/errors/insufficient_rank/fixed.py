@@ -1,0 +1,17 @@
+# nki-case: args=128x256:float32
+# Keeps per-row sums in a 1-D SBUF buffer.
+# Fix: use a [128, 1] buffer.
+# expect-output: in0.sum(axis=1, keepdims=True)
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def row_sums_1d(x):
+    res = nl.ndarray((128, 1), dtype=x.dtype, buffer=nl.shared_hbm)
+    sums = nl.ndarray((128, 1), dtype=nl.float32, buffer=nl.sbuf)
+    sums[...] = nl.sum(nl.load(x), axis=1, keepdims=True)
+    nl.store(res, value=sums)
+    return res

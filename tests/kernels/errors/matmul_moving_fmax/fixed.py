@@ -1,0 +1,19 @@
+# nki-case: args=128x128:float32,128x1024:float32
+# a.T @ b on TensorE with a 1024-wide moving operand.
+# Fix: split the moving operand into 512-wide chunks.
+# expect-output: in0.T @ in1
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def wide_moving(a, b):
+    res = nl.ndarray((128, 1024), dtype=a.dtype, buffer=nl.shared_hbm)
+    a_sb = nl.load(a)
+    for n in nl.affine_range(2):
+        b_sb = nl.load(b[:, n * 512:(n + 1) * 512])
+        ps = nisa.nc_matmul(a_sb, b_sb)
+        nl.store(res[:, n * 512:(n + 1) * 512], value=nl.copy(ps))
+    return res

@@ -1,0 +1,17 @@
+# nki-case: args=128x512:float32,1x512:float32
+# Adds a [1, 512] bias row to a [128, 512] tile with the Python `+` operator.
+# Operator overloads only broadcast along free dims, not along the partition dim.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def add_row_operator(x, bias):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    bt = nl.load(bias)
+    y = xt + bt  # expect-error: operator_partition_broadcast  # expect-col: 9
+    nl.store(res, value=y)
+    return res

@@ -1,0 +1,18 @@
+# nki-case: args=128x256:float32,128x256:float32
+# Passes a full [128, 256] tile as operand0 of nisa.tensor_scalar.
+# Fix: element-wise tile-tile operations go through nisa.tensor_tensor.
+# expect-output: in0 * in1
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def mul_tiles(x, y):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    xt = nl.load(x)
+    yt = nl.load(y)
+    z = nisa.tensor_tensor(xt, yt, op=np.multiply)
+    nl.store(res, value=z)
+    return res
