@@ -1,7 +1,7 @@
 # nki-case: args=128x256:float32
 # Cast on load (dtype=nl.bfloat16), compute in bf16 tiles, cast back with nl.copy(dtype=...).
-# The expected value rounds the input to bfloat16 first (round-to-nearest-even), then works in fp32.
-# expect-output: (in0.astype(np.float32) * 2.0).astype(np.float32)
+# The kernel rounds to bfloat16 internally; the fp32 expectation is checked with a bf16-sized tolerance.
+# expect-output: in0 * 2.0
 # expect-tol: rtol=1e-2 atol=1e-2
 import numpy as np
 import neuronxcc.nki as nki

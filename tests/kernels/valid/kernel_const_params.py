@@ -11,11 +11,11 @@ import neuronxcc.nki.language as nl
 def scaled_activation(x, scale=3.0, activation="relu", out_dtype=nl.float32):
     out = nl.ndarray(x.shape, dtype=out_dtype, buffer=nl.shared_hbm)
     t = nl.multiply(nl.load(x), scale)
+    # each branch stores its own tile: a tile bound inside an if/else block is local to it
     if activation == "relu":
-        y = nl.relu(t, dtype=out_dtype)
+        nl.store(out, value=nl.relu(t, dtype=out_dtype))
     elif activation == "tanh":
-        y = nl.tanh(t, dtype=out_dtype)
+        nl.store(out, value=nl.tanh(t, dtype=out_dtype))
     else:
-        y = nl.copy(t, dtype=out_dtype)
-    nl.store(out, value=y)
+        nl.store(out, value=nl.copy(t, dtype=out_dtype))
     return out
