@@ -29,7 +29,24 @@ class Episode {
     if (log_) log_->write(type, std::move(fields));
   }
   bool budget_stop();
+  void log_check(const ToolResult& r, bool final) {
+    ojson fields = {{"turn", final ? result_.turns : turn_}, {"final", final}};
+    ojson result_fields = tool_result_to_json(r);
+    for (auto& [k, v] : result_fields.items()) fields[k] = v;
+    log("harness_check", fields);
+  }
   bool handle_tool_calls(const Message& reply);  // true when a verify passed
+  void set_kernel(const std::string& code) {
+    result_.final_kernel = code;
+    result_.kernel_turn = turn_;
+  }
+  void record(const std::string& action, const std::string& outcome) {
+    result_.turn_log.back().action = action;
+    result_.turn_log.back().result = outcome;
+  }
+  static std::string outcome_of(const ToolResult& r) {
+    return r.passed ? "ok" : failure_kind_name(r.failure);
+  }
   bool handle_text_answer(const Message& reply, bool last_turn);  // true: stop the loop
   ToolResult verify(const std::string& code);
   void finish();
@@ -71,6 +88,7 @@ ToolResult Episode::verify(const std::string& code) {
 }
 
 bool Episode::handle_tool_calls(const Message& reply) {
+  std::string actions, outcome;
   for (const auto& call : reply.tool_calls) {
     ++result_.tool_calls;
     ToolResult r;
@@ -83,16 +101,22 @@ bool Episode::handle_tool_calls(const Message& reply) {
     } else if (!args.error.empty()) {
       r.text = args.error;
     } else {
-      result_.final_kernel = args.code;
+      set_kernel(args.code);
       r = call.name == "compile_kernel" ? tools_.compile_kernel(args.code) : verify(args.code);
     }
+    actions += std::string(actions.empty() ? "" : "+") + (call.name == "verify_kernel" ? "verify" : "compile");
+    outcome = known && args.error.empty() ? outcome_of(r) : "bad_call";
+    record(actions, outcome);
     ojson fields = {{"turn", turn_}, {"id", call.id}, {"name", call.name}};
     ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
     for (auto& [k, v] : result_fields.items()) fields[k] = v;
     log("tool_result", fields);
     conv_.messages.push_back({Role::Tool, r.text, {}, call.id, call.name, !r.passed});
     // A passing verification ends the episode; later calls in the same reply are moot.
-    if (call.name == "verify_kernel" && r.passed && args.error.empty()) return true;
+    if (call.name == "verify_kernel" && r.passed && args.error.empty()) {
+      result_.pass_turn = turn_;
+      return true;
+    }
   }
   return false;
 }
@@ -100,10 +124,12 @@ bool Episode::handle_tool_calls(const Message& reply) {
 bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
   std::string code = extract_code_from_text(reply.content);
   if (code.empty()) {
+    record("text", "no_code");
     if (!last_turn) push_user(prompts_.no_code_followup);
     return config_.mode == Mode::SingleShot;
   }
-  result_.final_kernel = code;
+  set_kernel(code);
+  record("answer", "unchecked");
   switch (config_.mode) {
     case Mode::SingleShot:
       result_.stop_reason = "answered";
@@ -115,9 +141,10 @@ bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
       // The model answered in prose instead of calling a tool: the harness checks the kernel and
       // feeds the outcome back, as if verify_kernel had been called.
       ToolResult r = verify(code);
-      log("harness_check", {{"turn", turn_}, {"final", false}, {"passed", r.passed},
-                            {"failure", failure_kind_name(r.failure)}, {"text", r.text}});
+      log_check(r, false);
+      record("answer", outcome_of(r));
       if (r.passed) {
+        result_.pass_turn = turn_;
         result_.stop_reason = "verified";
         return true;
       }
@@ -150,6 +177,7 @@ EpisodeResult Episode::run() {
     logged_messages_ = conv_.messages.size();
     log("request", {{"turn", turn_}, {"n_messages", conv_.messages.size()}, {"new_messages", fresh}});
     ++result_.turns;
+    result_.turn_log.push_back({turn_, "model_call", "api_error", {}});
     ModelReply reply;
     try {
       reply = model_.complete(conv_);
@@ -160,6 +188,7 @@ EpisodeResult Episode::run() {
       break;
     }
     result_.usage += reply.usage;
+    result_.turn_log.back().usage = reply.usage;
     log("response", {{"turn", turn_}, {"message", message_to_json(reply.message)},
                      {"stop_reason", reply.stop_reason}, {"usage", usage_to_json(reply.usage)}});
     conv_.messages.push_back(reply.message);
@@ -190,6 +219,7 @@ void Episode::finish() {
     result_.final_check = verify(result_.final_kernel);
     if (result_.final_check.passed) {
       result_.verdict = Verdict::Pass;
+      if (result_.pass_turn == 0) result_.pass_turn = result_.kernel_turn;
     } else if (result_.stop_reason == "api_error") {
       result_.verdict = Verdict::ApiError;
     } else if (result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget") {
@@ -203,16 +233,15 @@ void Episode::finish() {
                         : kind == FailureKind::RuntimeError ? Verdict::RuntimeError
                                                             : Verdict::Mismatch;
     }
-    log("harness_check", {{"turn", result_.turns}, {"final", true},
-                          {"passed", result_.final_check.passed},
-                          {"failure", failure_kind_name(result_.final_check.failure)},
-                          {"text", result_.final_check.text}});
+    log_check(result_.final_check, true);
   }
   log("result", {{"verdict", verdict_name(result_.verdict)},
                  {"passed", result_.verdict == Verdict::Pass},
                  {"stop_reason", result_.stop_reason},
                  {"turns", result_.turns},
                  {"tool_calls", result_.tool_calls},
+                 {"kernel_turn", result_.kernel_turn},
+                 {"pass_turn", result_.pass_turn},
                  {"error", result_.error},
                  {"usage", usage_to_json(result_.usage)},
                  {"final_kernel", result_.final_kernel}});

@@ -35,6 +35,14 @@ struct EpisodeConfig {
   std::string model_label;   // e.g. "openai:gpt-4o"; defaults to the client's name()
 };
 
+// What one model turn did, for per-turn reports.
+struct TurnRecord {
+  int turn = 0;        // 1-based
+  std::string action;  // "compile", "verify", "compile+verify", "answer", "text", "model_call"
+  std::string result;  // "ok", a failure kind name, "unchecked" (multi-turn), "no_code", "api_error"
+  Usage usage;         // this turn's model call
+};
+
 struct EpisodeResult {
   Verdict verdict = Verdict::NoCode;
   // Why the loop stopped: verified, answered (single-shot), max_turns, api_error,
@@ -46,6 +54,9 @@ struct EpisodeResult {
   ToolResult final_check;      // the harness verification of final_kernel
   std::string error;           // the model error message when stop_reason == "api_error"
   Usage usage;                 // summed over every model call
+  std::vector<TurnRecord> turn_log;
+  int kernel_turn = 0;         // turn that produced final_kernel (0: none)
+  int pass_turn = 0;           // turn whose kernel passed verification (0: did not pass)
 };
 
 // The two tools offered to the model in agent mode.

@@ -80,7 +80,8 @@ std::string rank_section_file(int max_rank) {
   return "rank_4d.md";
 }
 
-EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& task, Mode mode) {
+EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& task, Mode mode,
+                                     int max_turns) {
   std::string mode_file = std::string("mode_") + (mode == Mode::Agent        ? "agent"
                                                    : mode == Mode::MultiTurn ? "multi_turn"
                                                                              : "single_shot") + ".md";
@@ -95,6 +96,7 @@ EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& tas
       {"signature", required_signature(task)},
       {"kernel_name", task.kernel_name},
       {"max_rank", std::to_string(task.max_rank)},
+      {"max_turns", std::to_string(mode == Mode::SingleShot ? 1 : max_turns)},
   };
   vars["rank_section"] = render_template(read_prompt_file(dir, rank_section_file(task.max_rank)), vars);
   vars["mode_section"] = render_template(read_prompt_file(dir, mode_file), vars);

@@ -37,6 +37,10 @@ struct EpisodePrompts {
 // Which rank section a task gets: rank_2d.md for rank <= 2, rank_3d.md, rank_4d.md for >= 4.
 std::string rank_section_file(int max_rank);
 
-EpisodePrompts build_episode_prompts(const std::string& prompts_dir, const TaskInfo& task, Mode mode);
+// Renders every prompt for one episode. Placeholders available to all files: task_id, reference,
+// inputs, parameters, buffers, outputs, tolerance, signature, kernel_name, max_rank, max_turns,
+// and (in system.md) rank_section and mode_section.
+EpisodePrompts build_episode_prompts(const std::string& prompts_dir, const TaskInfo& task, Mode mode,
+                                     int max_turns);
 
 }  // namespace nki::agent

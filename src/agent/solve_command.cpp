@@ -122,7 +122,7 @@ SolveOutcome run_solve(const SolveOptions& o, const SolveDeps& deps) {
     throw std::invalid_argument("solve: task loader and tools factory are not wired");
   std::string prompts_dir = resolve_prompts_dir(o.prompts_dir);
   TaskInfo task = deps.load_task(o.task_id);
-  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode);
+  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
 
   std::unique_ptr<ModelClient> client;
   std::string model_label = o.model_spec;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nki::agent {
@@ -14,9 +15,15 @@ enum class FailureKind { Unspecified, CompileError, RuntimeError, Mismatch };
 const char* failure_kind_name(FailureKind k);
 
 struct ToolResult {
+  // A constructor rather than aggregate init, so {true, "ok"} compiles warning-free under -Wextra.
+  ToolResult(bool passed_ = false, std::string text_ = {},
+             FailureKind failure_ = FailureKind::Unspecified, std::string code_ = {})
+      : passed(passed_), text(std::move(text_)), failure(failure_), code(std::move(code_)) {}
+
   bool passed = false;
   std::string text;  // shown to the model verbatim (diagnostics, mismatch summary, ...)
   FailureKind failure = FailureKind::Unspecified;
+  std::string code;  // optional: code of the first diagnostic (e.g. an err_* name), for reports
 };
 
 class KernelTools {

@@ -88,7 +88,8 @@ Usage usage_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::ordered_json tool_result_to_json(const ToolResult& r) {
-  return {{"passed", r.passed}, {"failure", failure_kind_name(r.failure)}, {"text", r.text}};
+  return {{"passed", r.passed}, {"failure", failure_kind_name(r.failure)}, {"code", r.code},
+          {"text", r.text}};
 }
 
 TranscriptFile read_transcript(const std::string& path) {
