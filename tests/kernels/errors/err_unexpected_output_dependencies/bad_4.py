@@ -1,0 +1,17 @@
+# nki-case: args=256x1024:float32
+# Nested tile loops over rows and column chunks; the store ignores the column-chunk index,
+# so every iteration of the inner affine loop writes the same region.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def sqrt_abs_tiles(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    for r in nl.affine_range(2):
+        for c in nl.affine_range(2):
+            t = nl.load(x[r * 128:(r + 1) * 128, c * 512:(c + 1) * 512])
+            nl.store(res[r * 128:(r + 1) * 128, 0:512], value=nl.sqrt(nl.abs(t)))  # expect-error: err_unexpected_output_dependencies  # expect-col: 13
+    return res

@@ -1,0 +1,15 @@
+# nki-case: args=128x128:float32,128x512:float32
+# Passes the HBM kernel inputs straight to the Tensor Engine.
+# nc_matmul operands must be SBUF tiles.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def matmul_from_hbm(a, b):
+    res = nl.ndarray((128, 512), dtype=a.dtype, buffer=nl.shared_hbm)
+    ps = nisa.nc_matmul(a, b)  # expect-error: err_unsupported_memory  # expect-col: 10
+    nl.store(res, value=nl.copy(ps))
+    return res
