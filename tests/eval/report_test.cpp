@@ -1,0 +1,131 @@
+#include "eval/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "eval/html.h"
+#include "eval/runner.h"
+#include "eval_test_support.h"
+
+namespace nki::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+// Three runs over the same 9 tasks, one per mode, with different pass rates.
+struct ThreeRuns {
+  std::string root = testing::make_temp_dir("report");
+  std::vector<std::string> ids;
+  std::vector<RunMetrics> runs;
+  ThreeRuns() {
+    ids = testing::write_fake_tasks(root + "/tasks", 3);
+    int bias = -3;
+    for (Mode m : {Mode::SingleShot, Mode::MultiTurn, Mode::Agent}) {
+      auto o = testing::quiet_options(root + "/tasks", root + "/" + mode_name(m));
+      o.config.mode = m;
+      o.config.max_turns = m == Mode::SingleShot ? 1 : 10;
+      run_bench(o, [bias](const EpisodeRequest& r) { return testing::fake_outcome(r, bias); });
+      runs.push_back(load_run_metrics(o.run_dir));
+      bias += 3;
+    }
+    assign_labels(runs);
+  }
+};
+
+TEST(Report, HtmlIsSelfContainedAndHasEveryChartAndTask) {
+  ThreeRuns t;
+  std::string html_path = t.root + "/out/report.html";
+  std::string html = render_html(t.runs, html_path);
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(count_of(html, "<svg"), 4u);
+  EXPECT_EQ(count_of(html, "<svg"), count_of(html, "</svg>"));
+  EXPECT_EQ(count_of(html, "<table"), count_of(html, "</table>"));
+  EXPECT_EQ(count_of(html, "<tr>"), count_of(html, "</tr>"));
+  EXPECT_EQ(count_of(html, "<figure>"), 4u);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://"), html.find("http://www.w3.org/2000/svg"));  // only the SVG namespace
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+  for (const auto& id : t.ids) EXPECT_NE(html.find("<code>" + id + "</code>"), std::string::npos) << id;
+  for (const auto& r : t.runs) EXPECT_NE(html.find(html_escape(r.label)), std::string::npos) << r.label;
+  // Transcript links are relative to the report's directory.
+  EXPECT_NE(html.find("href=\"../agent/transcripts/l1_t0/s0.jsonl\""), std::string::npos);
+}
+
+TEST(Report, MarkdownTablesHaveOneRowPerRunAndCounts) {
+  ThreeRuns t;
+  std::string md = render_markdown(t.runs);
+  for (const auto& r : t.runs) {
+    // One row in each of runs, pass, strict-per-level, pass@k, turns, failures and cost, plus one
+    // column header in the compile-error table (the fake runs have compile errors).
+    EXPECT_EQ(count_of(md, "| " + r.label + " |"), 8u) << r.label;
+    std::string counts = std::to_string(r.overall.passed) + "/" + std::to_string(r.overall.total) + " (";
+    EXPECT_NE(md.find(counts), std::string::npos) << counts;
+  }
+  EXPECT_NE(md.find("| Run | Overall | Level 1 | Level 2 | Level 3 | Strict 1e-3 |"), std::string::npos);
+  EXPECT_NE(md.find("## Failure taxonomy"), std::string::npos);
+}
+
+TEST(Report, EscapesHostileStrings) {
+  RunConfig c;
+  c.model = "m\"<x>";
+  c.subset = "s";
+  c.task_count = 1;
+  StoredEpisode e;
+  e.task = {"t<b>&'1", 1};
+  e.finished = true;
+  e.outcome.verdict = Verdict::compile_error("err_<i>");
+  e.outcome.transcript_path = "/tmp/a b#c.jsonl";
+  std::vector<RunMetrics> runs = {compute_metrics(c, {e}, "/tmp/run")};
+  assign_labels(runs);
+  std::string html = render_html(runs, "/tmp/report.html");
+  EXPECT_EQ(html.find("t<b>"), std::string::npos);
+  EXPECT_EQ(html.find("<x>"), std::string::npos);
+  EXPECT_EQ(html.find("err_<i>"), std::string::npos);
+  EXPECT_NE(html.find("t&lt;b&gt;&amp;&#39;1"), std::string::npos);
+  EXPECT_NE(html.find("m&quot;&lt;x&gt;"), std::string::npos);
+  EXPECT_NE(html.find("href=\"a%20b%23c.jsonl\""), std::string::npos);
+  std::string md = render_markdown(runs);
+  EXPECT_NE(md.find("`err_<i>`"), std::string::npos);  // Markdown code span keeps it literal
+}
+
+TEST(Report, DuplicateLabelsGetTheRunDirectory) {
+  RunConfig c;
+  c.model = "m";
+  RunMetrics a = compute_metrics(c, {}, "/x/first"), b = compute_metrics(c, {}, "/x/second");
+  std::vector<RunMetrics> runs = {a, b};
+  assign_labels(runs);
+  EXPECT_NE(runs[0].label, runs[1].label);
+  EXPECT_NE(runs[1].label.find("second"), std::string::npos);
+}
+
+// Renders the page in headless Chromium when it is installed; only checks it produces an image.
+TEST(Report, RendersInHeadlessChromium) {
+  const char* candidates[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser"};
+  std::string browser;
+  for (const char* c : candidates)
+    if (fs::exists(c)) browser = c;
+  if (browser.empty()) GTEST_SKIP() << "chromium not installed";
+  ThreeRuns t;
+  std::string html_path = t.root + "/report.html";
+  std::ofstream(html_path) << render_html(t.runs, html_path);
+  std::string png = t.root + "/shot.png";
+  std::string cmd = browser + " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+                    "--disable-background-networking --disable-component-update --disable-sync "
+                    "--user-data-dir=" + t.root + "/profile --screenshot=" + png +
+                    " --window-size=1200,900 file://" + html_path + " >/dev/null 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  ASSERT_TRUE(fs::exists(png));
+  EXPECT_GT(fs::file_size(png), 10000u);
+}
+
+}  // namespace
+}  // namespace nki::eval
