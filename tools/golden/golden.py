@@ -35,6 +35,9 @@ import traceback
 
 import numpy as np
 
+# Importing reference.py must not leave __pycache__ directories inside the task tree.
+sys.dont_write_bytecode = True
+
 FLOAT_DTYPES = {"float32", "float16", "bfloat16"}
 INT_DTYPES = {"int8", "int16", "int32", "uint8", "uint16", "uint32", "bool"}
 NUMPY_STORAGE = {
@@ -203,6 +206,11 @@ def generate_args(task, trial):
 # ----------------------------------------------------------------------------------------------
 # Reference execution
 
+def _describe(exc):
+    """One-line summary first (what callers show), then the traceback for the details."""
+    return f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=6)}"
+
+
 def load_model_class(task_dir):
     path = os.path.join(task_dir, "reference.py")
     if not os.path.isfile(path):
@@ -211,8 +219,8 @@ def load_model_class(task_dir):
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
-    except Exception:
-        raise TaskError(f"{path}: importing failed:\n{traceback.format_exc(limit=4)}")
+    except Exception as e:
+        raise TaskError(f"{path}: importing failed: {_describe(e)}")
     if not hasattr(module, "Model"):
         raise TaskError(f"{path}: defines no class Model")
     return module.Model
@@ -230,8 +238,8 @@ def run_reference(task, task_dir, seen):
     model_cls = load_model_class(task_dir)
     try:
         model = model_cls(*task["init_args"])
-    except Exception:
-        raise TaskError(f"{task_dir}: Model(*init_args) failed:\n{traceback.format_exc(limit=4)}")
+    except Exception as e:
+        raise TaskError(f"{task_dir}: Model(*init_args) failed: {_describe(e)}")
     model = model.float().eval()
 
     n_in, n_par = len(task["inputs"]), len(task["parameters"])
@@ -257,8 +265,8 @@ def run_reference(task, task_dir, seen):
                 target.copy_(value.to(target.dtype))
         try:
             result = model(*inputs)
-        except Exception:
-            raise TaskError(f"{task_dir}: forward() failed:\n{traceback.format_exc(limit=6)}")
+        except Exception as e:
+            raise TaskError(f"{task_dir}: forward() failed: {_describe(e)}")
     results = list(result) if isinstance(result, (tuple, list)) else [result]
     if len(results) != len(task["outputs"]):
         raise TaskError(f"{task_dir}: forward() returned {len(results)} output(s), task.json "

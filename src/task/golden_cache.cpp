@@ -1,0 +1,222 @@
+#include "task/golden_cache.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "base/diagnostic.h"
+#include "base/npy.h"
+#include "task/sha256.h"
+#include "task/subprocess.h"
+
+namespace nki {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError(path + ": cannot read file");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string env_or_empty(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::string(v) : std::string();
+}
+
+// golden.py's stderr, shortened: its first line (the "golden: ..." summary) and the last lines
+// (the end of the Python traceback), with the middle elided when it is long.
+std::string shorten_stderr(const std::string& text, size_t max_lines) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    lines.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  while (!lines.empty() && lines.back().empty()) lines.pop_back();
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines.size() > max_lines && i == 1) {
+      out += "  ...\n";
+      i = lines.size() - (max_lines - 1);
+    }
+    out += lines[i] + "\n";
+  }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+// Loads one .npy of the entry and checks it against the manifest. bfloat16 arrives as uint16 bit
+// patterns and bool as uint8; both are relabelled (same width, same bits).
+HostTensor load_checked(const std::string& path, DType want, const std::vector<int64_t>& shape,
+                        bool is_output) {
+  HostTensor t = read_npy(path);
+  if (!is_output) {
+    if (want == DType::BFloat16 && t.dtype == DType::UInt16) t.dtype = DType::BFloat16;
+    if (want == DType::Bool && t.dtype == DType::UInt8) t.dtype = DType::Bool;
+    if (t.dtype != want) {
+      throw IoError(path + ": dtype " + dtype_name(t.dtype) + ", expected " + dtype_name(want));
+    }
+  } else {
+    DType stored = dtype_is_float(want) ? DType::Float32 : DType::Int32;
+    if (t.dtype != stored) {
+      throw IoError(path + ": dtype " + dtype_name(t.dtype) + ", expected " + dtype_name(stored));
+    }
+  }
+  if (t.shape != shape) throw IoError(path + ": shape differs from task.json");
+  return t;
+}
+
+GoldenTrial read_entry(const TaskSpec& task, int trial, const std::string& dir) {
+  GoldenTrial g;
+  g.trial = trial;
+  g.seed = task.trial_seed(trial);
+  g.cache_entry = dir;
+  std::vector<TensorSpec> args = task.kernel_args();
+  for (size_t i = 0; i < args.size(); ++i) {
+    g.arg_names.push_back(args[i].name);
+    g.args.push_back(load_checked(dir + "/arg" + std::to_string(i) + ".npy", args[i].dtype,
+                                  args[i].shape, false));
+  }
+  for (size_t j = 0; j < task.outputs.size(); ++j) {
+    g.expected.push_back(load_checked(dir + "/out" + std::to_string(j) + ".npy",
+                                      task.outputs[j].dtype, task.outputs[j].shape, true));
+  }
+  return g;
+}
+
+bool entry_complete(const std::string& dir) {
+  struct stat st {};
+  return ::stat((dir + "/meta.json").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+}  // namespace
+
+std::string golden_cache_root() {
+  std::string v = env_or_empty("NKI_CACHE_DIR");
+  if (!v.empty()) return v;
+  v = env_or_empty("XDG_CACHE_HOME");
+  if (!v.empty()) return v + "/nkiagent";
+  v = env_or_empty("HOME");
+  if (!v.empty()) return v + "/.cache/nkiagent";
+  throw IoError("cannot place the golden cache: set NKI_CACHE_DIR (HOME is not set)");
+}
+
+std::string golden_script_path() {
+  std::string v = env_or_empty("NKI_GOLDEN_SCRIPT");
+  if (!v.empty()) return v;
+#ifdef NKI_REPO_ROOT
+  return std::string(NKI_REPO_ROOT) + "/tools/golden/golden.py";
+#else
+  return "tools/golden/golden.py";
+#endif
+}
+
+std::string golden_cache_key(const TaskSpec& task, int trial, const PythonInfo& python) {
+  Sha256 h;
+  h.update_field("nki-golden-v1");
+  h.update_field(read_file(task.dir + "/reference.py"));
+  h.update_field(read_file(task.dir + "/task.json"));
+  h.update_field(std::to_string(trial));
+  h.update_field(std::to_string(task.trial_seed(trial)));
+  h.update_field(python.torch_version);
+  h.update_field(python.numpy_version);
+  h.update_field(read_file(golden_script_path()));
+  return h.hex_digest();
+}
+
+std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& python, bool* hit,
+                          const GoldenOptions& opts) {
+  const std::string root = golden_cache_root() + "/golden";
+  const std::string key = golden_cache_key(task, trial, python);
+  const std::string entry = root + "/" + key;
+  if (entry_complete(entry)) {
+    if (hit) *hit = true;
+    return entry;
+  }
+  if (hit) *hit = false;
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  if (ec) throw IoError(root + ": cannot create cache directory: " + ec.message());
+
+  // Generate into a private temporary directory, then publish it with one rename.
+  std::string tmpl = root + "/.tmp-" + key.substr(0, 16) + "-XXXXXX";
+  std::vector<char> buf(tmpl.begin(), tmpl.end());
+  buf.push_back('\0');
+  if (!::mkdtemp(buf.data())) {
+    throw IoError(root + ": cannot create a temporary directory: " + std::strerror(errno));
+  }
+  const std::string tmp(buf.data());
+  auto cleanup = [&] { fs::remove_all(tmp, ec); };
+
+  ProcessOptions popts;
+  popts.timeout_seconds = opts.timeout_seconds;
+  popts.env = {"PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=1"};
+  ProcessResult r = run_process({python.path, golden_script_path(), task.dir, "--trial",
+                                 std::to_string(trial), "--out", tmp},
+                                popts);
+  if (!r.ok()) {
+    cleanup();
+    std::string msg = "golden data for task '" + task.id + "' trial " + std::to_string(trial) +
+                      " failed (" + python.path + " " + golden_script_path() + ": " +
+                      r.describe_failure(opts.timeout_seconds) + ")";
+    std::string err = shorten_stderr(r.err, 14);
+    if (!err.empty()) msg += ":\n" + err;
+    throw IoError(msg);
+  }
+  if (!entry_complete(tmp)) {
+    cleanup();
+    throw IoError("golden data for task '" + task.id + "': golden.py wrote no meta.json");
+  }
+  if (::rename(tmp.c_str(), entry.c_str()) != 0) {
+    int err = errno;
+    cleanup();
+    // Another process published the same entry first: theirs is as good as ours.
+    if (!entry_complete(entry)) {
+      throw IoError(entry + ": cannot publish cache entry: " + std::strerror(err));
+    }
+  }
+  return entry;
+}
+
+GoldenTrial load_golden(const TaskSpec& task, int trial, const PythonInfo& python,
+                        const GoldenOptions& opts) {
+  if (trial < 0) throw IoError("trial index must be >= 0");
+  bool hit = false;
+  std::string entry = ensure_golden(task, trial, python, &hit, opts);
+  try {
+    GoldenTrial g = read_entry(task, trial, entry);
+    g.cache_hit = hit;
+    return g;
+  } catch (const IoError&) {
+    if (!hit) throw;  // freshly generated data is wrong: a real problem, not cache damage
+  }
+  // A damaged entry (truncated file, edited by hand): drop it and generate it again once.
+  std::error_code ec;
+  fs::remove_all(entry, ec);
+  entry = ensure_golden(task, trial, python, nullptr, opts);
+  GoldenTrial g = read_entry(task, trial, entry);
+  g.cache_hit = false;
+  return g;
+}
+
+GoldenTrial load_golden(const TaskSpec& task, int trial) {
+  return load_golden(task, trial, find_torch_python());
+}
+
+}  // namespace nki

@@ -1,0 +1,129 @@
+#include "task/verify.h"
+
+#include <algorithm>
+#include <exception>
+
+namespace nki {
+
+const char* verify_status_name(VerifyStatus s) {
+  switch (s) {
+    case VerifyStatus::Pass: return "pass";
+    case VerifyStatus::CompileError: return "compile_error";
+    case VerifyStatus::RuntimeError: return "runtime_error";
+    case VerifyStatus::Mismatch: return "mismatch";
+  }
+  return "?";
+}
+
+const char* run_status_name(RunStatus s) {
+  switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::CompileError: return "compile_error";
+    case RunStatus::RuntimeError: return "runtime_error";
+  }
+  return "?";
+}
+
+int verify_exit_code(const VerifyReport& r) {
+  switch (r.status) {
+    case VerifyStatus::Pass: return 0;
+    case VerifyStatus::CompileError: return 1;
+    case VerifyStatus::RuntimeError: return 3;
+    case VerifyStatus::Mismatch: return 4;
+  }
+  return 4;
+}
+
+namespace {
+
+// Runs the kernel, turning exceptions into a runtime-error result (a verify run never crashes
+// because the kernel under test misbehaved).
+KernelRunResult run_guarded(const KernelRunner& run, const std::vector<HostTensor>& args) {
+  try {
+    return run(args);
+  } catch (const DiagnosticError& e) {
+    KernelRunResult r;
+    r.status = RunStatus::RuntimeError;
+    r.diagnostics.push_back(e.diagnostic());
+    return r;
+  } catch (const std::exception& e) {
+    KernelRunResult r;
+    r.status = RunStatus::RuntimeError;
+    Diagnostic d;
+    d.code = "runner_exception";
+    d.message = e.what();
+    r.diagnostics.push_back(d);
+    return r;
+  }
+}
+
+void judge_trial(const TaskSpec& task, const VerifyOptions& opts, const GoldenTrial& golden,
+                 KernelRunResult&& result, TrialReport& tr) {
+  tr.run_status = result.status;
+  tr.diagnostics = std::move(result.diagnostics);
+  if (result.status != RunStatus::Ok) return;
+
+  if (result.outputs.size() != golden.expected.size()) {
+    tr.problem = "kernel returned " + std::to_string(result.outputs.size()) + " output(s), the "
+                 "task expects " + std::to_string(golden.expected.size());
+  }
+  bool all_ok = tr.problem.empty();
+  size_t n = std::min(result.outputs.size(), golden.expected.size());
+  for (size_t j = 0; j < n; ++j) {
+    DType dt = task.outputs[j].dtype;
+    OutputComparison c = compare_output(golden.expected[j], dt, result.outputs[j],
+                                        task.tolerance_for(dt, opts.strict), opts.max_examples);
+    c.index = static_cast<int>(j);
+    all_ok = all_ok && c.passed;
+    tr.outputs.push_back(std::move(c));
+  }
+  // Kernels must treat their arguments as read-only (an in-place kernel could otherwise pass by
+  // returning an input it overwrote).
+  if (!result.args_after.empty()) {
+    for (size_t i = 0; i < golden.args.size(); ++i) {
+      if (i >= result.args_after.size()) break;
+      const std::string& name = i < golden.arg_names.size() ? golden.arg_names[i] : "";
+      if (auto ch = compare_input(static_cast<int>(i), name, golden.args[i], result.args_after[i])) {
+        tr.modified_inputs.push_back(*ch);
+        all_ok = false;
+      }
+    }
+  }
+  tr.passed = all_ok;
+}
+
+}  // namespace
+
+VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, KernelRunner run) {
+  VerifyReport report;
+  report.task_id = task.id;
+  report.strict = opts.strict;
+  report.trials_requested = opts.trials > 0 ? opts.trials : task.trials;
+  GoldenProvider golden_of = opts.golden;
+  if (!golden_of) golden_of = [](const TaskSpec& t, int k) { return load_golden(t, k); };
+
+  for (int k = 0; k < report.trials_requested; ++k) {
+    GoldenTrial golden = golden_of(task, k);
+    TrialReport tr;
+    tr.trial = k;
+    tr.seed = task.trial_seed(k);
+    // The runner gets its own copy so that golden.args stays the pristine "before" state.
+    std::vector<HostTensor> args = golden.args;
+    judge_trial(task, opts, golden, run_guarded(run, args), tr);
+    bool passed = tr.passed;
+    RunStatus rs = tr.run_status;
+    report.trials.push_back(std::move(tr));
+    if (!passed) {
+      // The first failure decides the verdict; compile errors make every trial fail alike.
+      if (report.status == VerifyStatus::Pass) {
+        report.status = rs == RunStatus::CompileError   ? VerifyStatus::CompileError
+                        : rs == RunStatus::RuntimeError ? VerifyStatus::RuntimeError
+                                                        : VerifyStatus::Mismatch;
+      }
+      if (opts.stop_on_failure || rs == RunStatus::CompileError) break;
+    }
+  }
+  return report;
+}
+
+}  // namespace nki

@@ -1,0 +1,220 @@
+// Golden data through tools/golden/golden.py. Needs a Python with torch; skipped otherwise.
+#include <dirent.h>
+#include <stdlib.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "base/diagnostic.h"
+#include "base/dtype_convert.h"
+#include "task/golden_cache.h"
+#include "task/subprocess.h"
+#include "task/verify.h"
+
+namespace nki {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kTinyTask = R"({
+  "id": "t_tiny", "level": 1, "category": "elementwise", "tags": [], "description": "2x + w",
+  "origin": "test", "family": "tiny", "init_args": [6],
+  "inputs": [{"name": "x", "shape": [4, 6], "dtype": "bfloat16",
+              "dist": {"kind": "normal", "mean": 0.0, "std": 1.0}}],
+  "parameters": [{"name": "w", "shape": [6], "dtype": "float32",
+                  "dist": {"kind": "uniform", "low": 1.0, "high": 2.0}}],
+  "buffers": [],
+  "outputs": [{"shape": [4, 6], "dtype": "bfloat16"}],
+  "tolerance": null, "seed": 5, "trials": 2})";
+
+const char* kTinyReference = R"(import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(n))
+
+    def forward(self, x):
+        return 2 * x + self.w
+)";
+
+void write(const std::string& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+}
+
+std::vector<float> as_f32(const HostTensor& t) {
+  std::vector<float> v(static_cast<size_t>(t.element_count()));
+  convert_to_f32(t.dtype, t.data.data(), v.data(), v.size());
+  return v;
+}
+
+class GoldenTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    try {
+      python_ = find_torch_python();
+    } catch (const IoError& e) {
+      GTEST_SKIP() << "no torch-capable python: " << e.what();
+    }
+    char tmpl[] = "/tmp/nki_golden_test_XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl), nullptr);
+    tmp_ = tmpl;
+    ::setenv("NKI_CACHE_DIR", (tmp_ + "/cache").c_str(), 1);
+  }
+  void TearDown() override {
+    if (!tmp_.empty()) fs::remove_all(tmp_);
+  }
+  // Creates tmp/<id>/ with the given manifest and reference.
+  TaskSpec make_task(const std::string& id, const std::string& manifest,
+                     const std::string& reference) {
+    std::string dir = tmp_ + "/" + id;
+    fs::create_directories(dir);
+    write(dir + "/task.json", manifest);
+    write(dir + "/reference.py", reference);
+    return load_task(dir);
+  }
+  std::string load_error(const TaskSpec& t) {
+    try {
+      load_golden(t, 0, python_);
+    } catch (const IoError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  }
+
+  PythonInfo python_;
+  std::string tmp_;
+};
+
+TEST_F(GoldenTest, GeneratesThenHitsCache) {
+  TaskSpec t = make_task("t_tiny", kTinyTask, kTinyReference);
+  GoldenTrial g = load_golden(t, 0, python_);
+  EXPECT_FALSE(g.cache_hit);
+  EXPECT_EQ(g.cache_entry.rfind(tmp_ + "/cache/golden/", 0), 0u);
+  ASSERT_EQ(g.args.size(), 2u);
+  EXPECT_EQ(g.arg_names, (std::vector<std::string>{"x", "w"}));
+  EXPECT_EQ(g.args[0].dtype, DType::BFloat16);
+  EXPECT_EQ(g.args[0].shape, (std::vector<int64_t>{4, 6}));
+  EXPECT_EQ(g.args[1].dtype, DType::Float32);
+  ASSERT_EQ(g.expected.size(), 1u);
+  EXPECT_EQ(g.expected[0].dtype, DType::Float32);
+  // The reference saw exactly the rounded bf16 inputs: expected = 2x + w in fp32.
+  std::vector<float> x = as_f32(g.args[0]), w = as_f32(g.args[1]), e = as_f32(g.expected[0]);
+  for (int i = 0; i < 24; ++i) EXPECT_FLOAT_EQ(e[i], 2 * x[i] + w[i % 6]) << i;
+  for (float v : w) {
+    EXPECT_GE(v, 1.0f);
+    EXPECT_LT(v, 2.0f);
+  }
+
+  GoldenTrial again = load_golden(t, 0, python_);
+  EXPECT_TRUE(again.cache_hit);
+  EXPECT_EQ(again.args[0].data, g.args[0].data);
+  EXPECT_EQ(again.expected[0].data, g.expected[0].data);
+
+  GoldenTrial other = load_golden(t, 1, python_);
+  EXPECT_FALSE(other.cache_hit);
+  EXPECT_NE(other.args[0].data, g.args[0].data);  // seed + 1 draws different inputs
+  // No temporary directories are left behind.
+  for (const auto& e2 : fs::directory_iterator(tmp_ + "/cache/golden")) {
+    EXPECT_NE(e2.path().filename().string().rfind(".tmp-", 0), 0u) << e2.path();
+  }
+
+  // A damaged entry (truncated by hand) is detected and regenerated.
+  std::ofstream(g.cache_entry + "/out0.npy", std::ios::trunc) << "garbage";
+  GoldenTrial repaired = load_golden(t, 0, python_);
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_EQ(repaired.expected[0].data, g.expected[0].data);
+
+  // The key covers the trial, the torch version and the reference source.
+  std::string k0 = golden_cache_key(t, 0, python_);
+  EXPECT_EQ(k0, golden_cache_key(t, 0, python_));
+  EXPECT_NE(k0, golden_cache_key(t, 1, python_));
+  PythonInfo other_torch = python_;
+  other_torch.torch_version += "-other";
+  EXPECT_NE(k0, golden_cache_key(t, 0, other_torch));
+  write(t.dir + "/reference.py", std::string(kTinyReference) + "# edited\n");
+  EXPECT_NE(k0, golden_cache_key(t, 0, python_));
+  EXPECT_FALSE(load_golden(t, 0, python_).cache_hit);
+}
+
+TEST_F(GoldenTest, ReferenceProblemsAreReported) {
+  std::string bad = kTinyReference;
+  bad.replace(bad.find("return 2 * x + self.w"), 21, "return x / 0 + undefined_name");
+  TaskSpec t = make_task("t_tiny", kTinyTask, bad);
+  std::string err = load_error(t);
+  EXPECT_NE(err.find("golden data for task 't_tiny' trial 0 failed"), std::string::npos) << err;
+  EXPECT_NE(err.find("forward() failed: NameError"), std::string::npos) << err;
+  EXPECT_NE(err.find("undefined_name"), std::string::npos) << err;
+  // Nothing was published for the failing task.
+  EXPECT_FALSE(fs::exists(tmp_ + "/cache/golden/" + golden_cache_key(t, 0, python_)));
+
+  std::string manifest = kTinyTask;
+  manifest.replace(manifest.find("[{\"shape\": [4, 6]"), 17, "[{\"shape\": [4, 7]");
+  fs::remove_all(t.dir);
+  t = make_task("t_tiny", manifest, kTinyReference);
+  err = load_error(t);
+  EXPECT_NE(err.find("output 0 has shape [4, 6], task.json declares [4, 7]"), std::string::npos)
+      << err;
+
+  manifest = kTinyTask;
+  manifest.replace(manifest.find("\"name\": \"w\""), 11, "\"name\": \"v\"");
+  fs::remove_all(t.dir);
+  t = make_task("t_tiny", manifest, kTinyReference);
+  err = load_error(t);
+  EXPECT_NE(err.find("Model registers 'w' where task.json declares 'v'"), std::string::npos) << err;
+}
+
+TEST(GoldenPython, UnusableInterpreterIsAClearError) {
+  try {
+    probe_torch_python("/nonexistent/python3");
+    FAIL();
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/python3: cannot import torch"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A kernel computed in C++ passes verify against real golden data of a repository task.
+TEST_F(GoldenTest, VerifyRepositoryTaskWithCppKernel) {
+  TaskSpec t = load_task(std::string(NKI_SOURCE_DIR) + "/tasks/l1_add_fp32");
+  auto add = [](const std::vector<HostTensor>& args) {
+    KernelRunResult r;
+    HostTensor out = args[0];
+    std::vector<float> a = as_f32(args[0]), b = as_f32(args[1]);
+    for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
+    std::memcpy(out.data.data(), a.data(), out.data.size());
+    r.outputs = {out};
+    r.args_after = args;
+    return r;
+  };
+  VerifyOptions o;
+  o.golden = [this](const TaskSpec& task, int k) { return load_golden(task, k, python_); };
+  VerifyReport r = verify_task(t, o, add);
+  EXPECT_EQ(r.status, VerifyStatus::Pass) << render_verify_text(r);
+  EXPECT_EQ(r.trials.size(), 2u);
+}
+
+// Every task directory passes `golden.py --check` (manifest, reference, outputs, determinism).
+TEST_F(GoldenTest, AllTasksPassGoldenCheck) {
+  std::string root = std::string(NKI_SOURCE_DIR) + "/tasks";
+  std::vector<std::string> argv = {python_.path, golden_script_path(), "--check"};
+  for (const auto& e : fs::directory_iterator(root)) {
+    if (fs::exists(e.path() / "task.json")) argv.push_back(e.path().string());
+  }
+  ASSERT_GE(argv.size(), 23u);
+  ProcessOptions o;
+  o.timeout_seconds = 300;
+  o.env = {"PYTHONDONTWRITEBYTECODE=1"};
+  ProcessResult r = run_process(argv, o);
+  EXPECT_TRUE(r.ok()) << r.describe_failure(300) << "\n" << r.out << r.err;
+}
+
+}  // namespace
+}  // namespace nki
