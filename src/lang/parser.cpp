@@ -1,0 +1,608 @@
+// Token buffer, entry points and statements of the Python 3.11 parser.
+#include "lang/parser.h"
+
+#include "lang/parser_impl.h"
+
+namespace nki::py {
+
+Module parse_module(SourceFilePtr file) {
+  Parser p(file, file->text());
+  Module m;
+  m.file = file;
+  m.body = p.parse_file();
+  return m;
+}
+
+Module parse_module_text(std::string_view text, std::string path) {
+  return parse_module(std::make_shared<SourceFile>(std::move(path), std::string(text)));
+}
+
+Nest::Nest(Parser& parser, SourceLoc at) : p(parser) {
+  if (p.depth_ >= kMaxParseNesting || p.tree_depth_ >= kMaxTreeDepth) {
+    p.error(at, "too many nested expressions or blocks (parser nesting limit " +
+                    std::to_string(kMaxParseNesting) + ")");
+  }
+  ++p.depth_;
+  ++p.tree_depth_;
+}
+
+Parser::Parser(SourceFilePtr file, std::string_view text, TextOrigin origin, int depth,
+               int tree_depth)
+    : file_(file), lexer_(file, text, origin), depth_(depth), tree_depth_(tree_depth) {}
+
+// ---------------------------------------------------------------- tokens
+
+const Token& Parser::peek(size_t k) {
+  while (toks_.size() <= pos_ + k) {
+    if (!toks_.empty() && toks_.back().kind == Tok::EndMarker) return toks_.back();
+    if (lex_error_) throw *lex_error_;
+    try {
+      toks_.push_back(lexer_.next());
+    } catch (const DiagnosticError& e) {
+      lex_error_ = e;
+      throw;
+    }
+  }
+  return toks_[pos_ + k];
+}
+
+Token Parser::advance() {
+  Token t = peek();
+  if (t.kind != Tok::EndMarker) ++pos_;
+  return t;
+}
+
+bool Parser::accept(Tok t) {
+  if (!at(t)) return false;
+  advance();
+  return true;
+}
+
+bool Parser::accept_kw(std::string_view kw) {
+  if (!at_kw(kw)) return false;
+  advance();
+  return true;
+}
+
+void Parser::error(SourceLoc at, std::string msg) {
+  if (in_fstring_) msg = "f-string: " + msg;
+  throw_syntax_error(file_, at, std::move(msg));
+}
+
+void Parser::invalid_syntax() {
+  const Token& t = peek();
+  if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
+  if (t.kind == Tok::Dedent) error(t.begin, "unindent does not match any outer indentation level");
+  if (t.kind == Tok::EndMarker && in_fstring_) error(t.begin, "invalid syntax");
+  error(t.begin, "invalid syntax");
+}
+
+Token Parser::expect(Tok t) {
+  if (!at(t)) {
+    if (t == Tok::Colon || t == Tok::RPar || t == Tok::RSqb || t == Tok::RBrace ||
+        t == Tok::Equal || t == Tok::LPar) {
+      // CPython reports a missing ':' right after the previous token.
+      if (t == Tok::Colon && pos_ > 0 && peek().kind != Tok::Indent) {
+        error(peek().kind == Tok::Newline ? prev_end() : peek().begin, "expected ':'");
+      }
+      if (t == Tok::LPar) error(peek().begin, "expected '('");
+      invalid_syntax();
+    }
+    invalid_syntax();
+  }
+  return advance();
+}
+
+Token Parser::expect_kw(std::string_view kw) {
+  if (!at_kw(kw)) {
+    if (kw == "in" || kw == "import") error(peek().begin, "expected '" + std::string(kw) + "'");
+    invalid_syntax();
+  }
+  return advance();
+}
+
+Token Parser::expect_name() {
+  if (!at_plain_name()) invalid_syntax();
+  return advance();
+}
+
+// ---------------------------------------------------------------- statements
+
+StmtList Parser::parse_file() {
+  StmtList body;
+  while (!at(Tok::EndMarker)) {
+    if (at(Tok::Newline)) {  // only possible for a stray `;`-free empty logical line
+      advance();
+      continue;
+    }
+    statement(body);
+  }
+  return body;
+}
+
+void Parser::statement(StmtList& out) {
+  const Token& t = peek();
+  if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
+  if (t.kind == Tok::Dedent) invalid_syntax();
+  if (StmtPtr s = compound_stmt()) {
+    out.push_back(std::move(s));
+    return;
+  }
+  simple_stmts(out);
+}
+
+// simple_stmts: simple_stmt (';' simple_stmt)* [';'] NEWLINE
+void Parser::simple_stmts(StmtList& out) {
+  for (;;) {
+    out.push_back(simple_stmt());
+    if (accept(Tok::Semi)) {
+      if (at(Tok::Newline)) break;
+      continue;
+    }
+    break;
+  }
+  if (!at(Tok::Newline)) invalid_syntax();
+  advance();
+}
+
+StmtList Parser::block(const Token& owner) {
+  // block: NEWLINE INDENT statements DEDENT | simple_stmts
+  Nest nest(*this, peek().begin);
+  StmtList body;
+  if (accept(Tok::Newline)) {
+    if (!at(Tok::Indent)) {
+      std::string what(owner.text);
+      if (what == "def") what = "function definition";
+      else if (what == "class") what = "class definition";
+      else if (what == "case") what = "'case' statement";
+      else what = "'" + what + "' statement";
+      error(peek().begin, "expected an indented block after " + what + " on line " +
+                              std::to_string(owner.begin.line));
+    }
+    advance();
+    while (!at(Tok::Dedent) && !at(Tok::EndMarker)) statement(body);
+    accept(Tok::Dedent);
+    return body;
+  }
+  simple_stmts(body);
+  return body;
+}
+
+StmtPtr Parser::compound_stmt() {
+  const Token& t = peek();
+  if (t.kind == Tok::At) return decorated();
+  if (t.kind != Tok::Name) return nullptr;
+  std::string_view w = t.text;
+  if (w == "def") return function_def({}, false, t.begin);
+  if (w == "class") return class_def({});
+  if (w == "if") return if_stmt(false);
+  if (w == "while") return while_stmt();
+  if (w == "for") return for_stmt(false, t.begin);
+  if (w == "with") return with_stmt(false, t.begin);
+  if (w == "try") return try_stmt();
+  if (w == "async") {
+    SourceLoc begin = t.begin;
+    const Token& n = peek(1);
+    if (n.kind == Tok::Name && n.text == "def") { advance(); return function_def({}, true, begin); }
+    if (n.kind == Tok::Name && n.text == "for") { advance(); return for_stmt(true, begin); }
+    if (n.kind == Tok::Name && n.text == "with") { advance(); return with_stmt(true, begin); }
+    error(n.begin, "invalid syntax");
+  }
+  if (w == "match") return match_stmt();
+  return nullptr;
+}
+
+StmtPtr Parser::decorated() {
+  ExprList decorators;
+  while (accept(Tok::At)) {
+    decorators.push_back(named_expression());
+    if (!at(Tok::Newline)) invalid_syntax();
+    advance();
+  }
+  const Token& t = peek();
+  if (t.kind == Tok::Name && t.text == "def") return function_def(std::move(decorators), false, t.begin);
+  if (t.kind == Tok::Name && t.text == "class") return class_def(std::move(decorators));
+  if (t.kind == Tok::Name && t.text == "async" && at_kw_ahead(1, "def")) {
+    SourceLoc begin = t.begin;
+    advance();
+    return function_def(std::move(decorators), true, begin);
+  }
+  invalid_syntax();
+}
+
+StmtPtr Parser::function_def(ExprList decorators, bool is_async, SourceLoc begin) {
+  Token def = expect_kw("def");
+  auto f = std::make_unique<FunctionDef>(is_async);
+  f->name = std::string(expect_name().text);
+  expect(Tok::LPar);
+  f->args = parameters(Tok::RPar, true);
+  expect(Tok::RPar);
+  if (accept(Tok::Arrow)) f->returns = expression();
+  expect(Tok::Colon);
+  f->body = block(def);
+  f->decorator_list = std::move(decorators);
+  f->span = {begin, f->body.back()->span.end};
+  return f;
+}
+
+StmtPtr Parser::class_def(ExprList decorators) {
+  Token cls = expect_kw("class");
+  auto c = std::make_unique<ClassDef>();
+  c->name = std::string(expect_name().text);
+  if (at(Tok::LPar)) {
+    SourceLoc lpar = advance().begin;
+    call_arguments(c->bases, c->keywords, lpar);
+  }
+  expect(Tok::Colon);
+  c->body = block(cls);
+  c->decorator_list = std::move(decorators);
+  c->span = {cls.begin, c->body.back()->span.end};
+  return c;
+}
+
+StmtList Parser::else_block() {
+  Token e = advance();  // 'else'
+  expect(Tok::Colon);
+  return block(e);
+}
+
+static SourceLoc last_end(const StmtList& l) { return l.back()->span.end; }
+
+StmtPtr Parser::if_stmt(bool is_elif) {
+  Token kw = advance();  // 'if' or 'elif'
+  auto s = std::make_unique<If>();
+  s->test = named_expression();
+  expect(Tok::Colon);
+  s->body = block(kw);
+  SourceLoc end = last_end(s->body);
+  if (at_kw("elif")) {
+    s->orelse.push_back(if_stmt(true));
+    end = last_end(s->orelse);
+  } else if (at_kw("else")) {
+    s->orelse = else_block();
+    end = last_end(s->orelse);
+  }
+  s->span = {kw.begin, end};
+  (void)is_elif;
+  return s;
+}
+
+StmtPtr Parser::while_stmt() {
+  Token kw = advance();
+  auto s = std::make_unique<While>();
+  s->test = named_expression();
+  expect(Tok::Colon);
+  s->body = block(kw);
+  SourceLoc end = last_end(s->body);
+  if (at_kw("else")) {
+    s->orelse = else_block();
+    end = last_end(s->orelse);
+  }
+  s->span = {kw.begin, end};
+  return s;
+}
+
+StmtPtr Parser::for_stmt(bool is_async, SourceLoc begin) {
+  Token kw = advance();  // 'for'
+  auto s = std::make_unique<For>(is_async);
+  s->target = star_targets();
+  set_context(*s->target, ExprContext::Store, "for");
+  expect_kw("in");
+  s->iter = star_expressions();
+  expect(Tok::Colon);
+  s->body = block(kw);
+  SourceLoc end = last_end(s->body);
+  if (at_kw("else")) {
+    s->orelse = else_block();
+    end = last_end(s->orelse);
+  }
+  s->span = {begin, end};
+  return s;
+}
+
+StmtPtr Parser::with_stmt(bool is_async, SourceLoc begin) {
+  Token kw = advance();  // 'with'
+  auto s = std::make_unique<With>(is_async);
+  auto with_item = [&]() {
+    withitem item;
+    item.context_expr = expression();
+    if (accept_kw("as")) {
+      item.optional_vars = star_target();
+      set_context(*item.optional_vars, ExprContext::Store, "with");
+    }
+    return item;
+  };
+  bool done = false;
+  if (at(Tok::LPar)) {
+    // with '(' ','.with_item+ ','? ')' ':'  -- tried first, as in CPython's grammar.
+    Mark m = mark();
+    try {
+      advance();
+      std::vector<withitem> items;
+      for (;;) {
+        items.push_back(with_item());
+        if (!accept(Tok::Comma)) break;
+        if (at(Tok::RPar)) break;
+      }
+      if (accept(Tok::RPar) && at(Tok::Colon)) {
+        s->items = std::move(items);
+        done = true;
+      }
+    } catch (const DiagnosticError&) {
+      if (lex_error_) throw;
+    }
+    if (!done) reset(m);
+  }
+  if (!done) {
+    for (;;) {
+      s->items.push_back(with_item());
+      if (!accept(Tok::Comma)) break;
+    }
+  }
+  expect(Tok::Colon);
+  s->body = block(kw);
+  s->span = {begin, last_end(s->body)};
+  return s;
+}
+
+StmtPtr Parser::try_stmt() {
+  Token kw = advance();
+  expect(Tok::Colon);
+  StmtList body = block(kw);
+  std::vector<excepthandler> handlers;
+  int star = -1;  // -1 unknown, 0 plain except, 1 except*
+  while (at_kw("except")) {
+    Token ex = advance();
+    bool is_star = accept(Tok::Star);
+    if (star != -1 && star != (is_star ? 1 : 0)) {
+      error(ex.begin, "cannot have both 'except' and 'except*' on the same 'try'");
+    }
+    star = is_star ? 1 : 0;
+    excepthandler h;
+    if (!at(Tok::Colon)) {
+      h.type = expression();
+      if (at(Tok::Comma)) {
+        error(h.type->span.begin, "multiple exception types must be parenthesized");
+      }
+      if (accept_kw("as")) h.name = std::string(expect_name().text);
+    } else if (is_star) {
+      error(peek().begin, "expected one or more exception types");
+    }
+    expect(Tok::Colon);
+    h.body = block(ex);
+    h.span = {ex.begin, last_end(h.body)};
+    handlers.push_back(std::move(h));
+  }
+  auto s = std::make_unique<Try>(star == 1);
+  s->body = std::move(body);
+  s->handlers = std::move(handlers);
+  SourceLoc end = s->handlers.empty() ? last_end(s->body) : s->handlers.back().span.end;
+  if (at_kw("else")) {
+    if (s->handlers.empty()) invalid_syntax();
+    s->orelse = else_block();
+    end = last_end(s->orelse);
+  }
+  if (at_kw("finally")) {
+    Token f = advance();
+    expect(Tok::Colon);
+    s->finalbody = block(f);
+    end = last_end(s->finalbody);
+  }
+  if (s->handlers.empty() && s->finalbody.empty()) {
+    error(peek().begin, "expected 'except' or 'finally' block");
+  }
+  s->span = {kw.begin, end};
+  return s;
+}
+
+// ---------------------------------------------------------------- simple statements
+
+StmtPtr Parser::simple_stmt() {
+  const Token t = peek();
+  if (t.kind == Tok::Name) {
+    std::string_view w = t.text;
+    if (w == "pass") { advance(); return make_node<Pass>(t.begin, t.end); }
+    if (w == "break") { advance(); return make_node<Break>(t.begin, t.end); }
+    if (w == "continue") { advance(); return make_node<Continue>(t.begin, t.end); }
+    if (w == "return") {
+      advance();
+      auto s = std::make_unique<Return>();
+      if (!at(Tok::Newline) && !at(Tok::Semi)) s->value = star_expressions();
+      s->span = {t.begin, prev_end()};
+      return s;
+    }
+    if (w == "import") return import_name();
+    if (w == "from") return import_from();
+    if (w == "raise") {
+      advance();
+      auto s = std::make_unique<Raise>();
+      if (!at(Tok::Newline) && !at(Tok::Semi)) {
+        s->exc = expression();
+        if (accept_kw("from")) s->cause = expression();
+      }
+      s->span = {t.begin, prev_end()};
+      return s;
+    }
+    if (w == "global" || w == "nonlocal") {
+      advance();
+      std::vector<std::string> names;
+      do names.emplace_back(expect_name().text); while (accept(Tok::Comma));
+      if (w == "global") {
+        auto s = make_node<Global>(t.begin, prev_end());
+        s->names = std::move(names);
+        return s;
+      }
+      auto s = make_node<Nonlocal>(t.begin, prev_end());
+      s->names = std::move(names);
+      return s;
+    }
+    if (w == "del") {
+      advance();
+      auto s = std::make_unique<Delete>();
+      for (;;) {
+        ExprPtr target = bitwise_or();
+        set_context(*target, ExprContext::Del, "del");
+        s->targets.push_back(std::move(target));
+        if (!accept(Tok::Comma)) break;
+        if (at(Tok::Newline) || at(Tok::Semi)) break;
+      }
+      if (!at(Tok::Newline) && !at(Tok::Semi)) invalid_syntax();
+      s->span = {t.begin, prev_end()};
+      return s;
+    }
+    if (w == "assert") {
+      advance();
+      auto s = std::make_unique<Assert>();
+      s->test = expression();
+      if (accept(Tok::Comma)) s->msg = expression();
+      s->span = {t.begin, prev_end()};
+      return s;
+    }
+  }
+  return assignment_or_expr();
+}
+
+static bool aug_operator(Tok t, Operator* op) {
+  switch (t) {
+    case Tok::PlusEqual: *op = Operator::Add; return true;
+    case Tok::MinEqual: *op = Operator::Sub; return true;
+    case Tok::StarEqual: *op = Operator::Mult; return true;
+    case Tok::AtEqual: *op = Operator::MatMult; return true;
+    case Tok::SlashEqual: *op = Operator::Div; return true;
+    case Tok::PercentEqual: *op = Operator::Mod; return true;
+    case Tok::AmperEqual: *op = Operator::BitAnd; return true;
+    case Tok::VBarEqual: *op = Operator::BitOr; return true;
+    case Tok::CircumflexEqual: *op = Operator::BitXor; return true;
+    case Tok::LeftShiftEqual: *op = Operator::LShift; return true;
+    case Tok::RightShiftEqual: *op = Operator::RShift; return true;
+    case Tok::DoubleStarEqual: *op = Operator::Pow; return true;
+    case Tok::DoubleSlashEqual: *op = Operator::FloorDiv; return true;
+    default: return false;
+  }
+}
+
+StmtPtr Parser::assignment_or_expr() {
+  SourceLoc begin = peek().begin;
+  bool starts_with_paren = at(Tok::LPar);
+  ExprPtr first = yield_or_star_expressions();
+  if (at(Tok::Colon)) {
+    // Annotated assignment: target ':' expression ['=' annotated_rhs]
+    Token colon = advance();
+    ExprKind k = first->kind;
+    if (k != ExprKind::Name && k != ExprKind::Attribute && k != ExprKind::Subscript) {
+      if (k == ExprKind::Tuple) error(first->span.begin, "only single target (not tuple) can be annotated");
+      if (k == ExprKind::List) error(first->span.begin, "only single target (not list) can be annotated");
+      error(first->span.begin, "illegal target for annotation");
+    }
+    set_context(*first, ExprContext::Store, "annotated assignment");
+    auto s = std::make_unique<AnnAssign>();
+    s->simple = k == ExprKind::Name && !starts_with_paren;
+    s->target = std::move(first);
+    s->annotation = expression();
+    if (accept(Tok::Equal)) s->value = yield_or_star_expressions();
+    s->span = {begin, prev_end()};
+    (void)colon;
+    return s;
+  }
+  if (at(Tok::Equal)) {
+    auto s = std::make_unique<Assign>();
+    ExprPtr value = std::move(first);
+    while (accept(Tok::Equal)) {
+      set_context(*value, ExprContext::Store, "assignment");
+      s->targets.push_back(std::move(value));
+      value = yield_or_star_expressions();
+    }
+    s->value = std::move(value);
+    s->span = {begin, prev_end()};
+    return s;
+  }
+  Operator op;
+  if (aug_operator(peek().kind, &op)) {
+    ExprKind k = first->kind;
+    if (k != ExprKind::Name && k != ExprKind::Attribute && k != ExprKind::Subscript) {
+      error(first->span.begin, "'" + std::string(k == ExprKind::Tuple ? "tuple" : "expression") +
+                                   "' is an illegal expression for augmented assignment");
+    }
+    set_context(*first, ExprContext::Store, "augmented assignment");
+    advance();
+    auto s = std::make_unique<AugAssign>();
+    s->target = std::move(first);
+    s->op = op;
+    s->value = yield_or_star_expressions();
+    s->span = {begin, prev_end()};
+    return s;
+  }
+  auto s = std::make_unique<ExprStmt>();
+  s->span = {begin, prev_end()};
+  s->value = std::move(first);
+  return s;
+}
+
+// dotted_name: NAME ('.' NAME)*
+static std::string dotted_name_text(std::vector<Token>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) s += '.';
+    s += parts[i].text;
+  }
+  return s;
+}
+
+StmtPtr Parser::import_name() {
+  Token kw = advance();
+  auto s = std::make_unique<Import>();
+  do {
+    std::vector<Token> parts{expect_name()};
+    while (accept(Tok::Dot)) parts.push_back(expect_name());
+    alias a;
+    a.name = dotted_name_text(parts);
+    if (accept_kw("as")) a.asname = std::string(expect_name().text);
+    a.span = {parts.front().begin, prev_end()};
+    s->names.push_back(std::move(a));
+  } while (accept(Tok::Comma));
+  s->span = {kw.begin, prev_end()};
+  return s;
+}
+
+StmtPtr Parser::import_from() {
+  Token kw = advance();
+  auto s = std::make_unique<ImportFrom>();
+  for (;;) {
+    if (accept(Tok::Dot)) s->level += 1;
+    else if (accept(Tok::Ellipsis)) s->level += 3;
+    else break;
+  }
+  if (!at_kw("import")) {
+    std::vector<Token> parts{expect_name()};
+    while (accept(Tok::Dot)) parts.push_back(expect_name());
+    s->module = dotted_name_text(parts);
+  }
+  expect_kw("import");
+  if (at(Tok::Star)) {
+    Token star = advance();
+    alias a;
+    a.name = "*";
+    a.span = {star.begin, star.end};
+    s->names.push_back(std::move(a));
+  } else {
+    bool paren = accept(Tok::LPar);
+    for (;;) {
+      Token n = expect_name();
+      alias a;
+      a.name = std::string(n.text);
+      if (accept_kw("as")) a.asname = std::string(expect_name().text);
+      a.span = {n.begin, prev_end()};
+      s->names.push_back(std::move(a));
+      if (!accept(Tok::Comma)) break;
+      if (paren && at(Tok::RPar)) break;
+      if (!paren && (at(Tok::Newline) || at(Tok::Semi))) {
+        error(toks_[pos_ - 1].begin, "trailing comma not allowed without surrounding parentheses");
+      }
+    }
+    if (paren) expect(Tok::RPar);
+  }
+  s->span = {kw.begin, prev_end()};
+  return s;
+}
+
+}  // namespace nki::py
