@@ -1,0 +1,82 @@
+// Concrete values of index-arithmetic atoms (loop variables, program ids, floor-div/mod nodes)
+// while the interpreter runs, and evaluation of ScalarExprs / Predicates over them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace nki::machine {
+
+// Python semantics: floor division rounds toward -inf; the remainder has the divisor's sign.
+inline int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+inline int64_t py_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+inline bool compare(ir::CmpKind c, int64_t v) {
+  switch (c) {
+    case ir::CmpKind::Lt: return v < 0;
+    case ir::CmpKind::Le: return v <= 0;
+    case ir::CmpKind::Gt: return v > 0;
+    case ir::CmpKind::Ge: return v >= 0;
+    case ir::CmpKind::Eq: return v == 0;
+    case ir::CmpKind::Ne: return v != 0;
+  }
+  return false;
+}
+
+class AtomEnv {
+ public:
+  explicit AtomEnv(const ir::Kernel& k)
+      : k_(k), loop_(static_cast<size_t>(std::max(k.loop_count, 0)) + 1, 0) {
+    for (const ir::Atom& a : k.atoms)
+      if (a.kind == ir::AtomKind::LoopVar && a.loop >= static_cast<int>(loop_.size()))
+        loop_.resize(static_cast<size_t>(a.loop) + 1, 0);
+  }
+
+  void set_loop(int loop_id, int64_t v) {
+    if (loop_id >= static_cast<int>(loop_.size())) loop_.resize(static_cast<size_t>(loop_id) + 1);
+    loop_[static_cast<size_t>(loop_id)] = v;
+  }
+  void set_program_ids(std::vector<int64_t> pid) { pid_ = std::move(pid); }
+  const std::vector<int64_t>& program_ids() const { return pid_; }
+
+  int64_t atom(int id) const {
+    const ir::Atom& a = k_.atoms[static_cast<size_t>(id)];
+    switch (a.kind) {
+      case ir::AtomKind::LoopVar: return a.loop >= 0 ? loop_[static_cast<size_t>(a.loop)] : 0;
+      case ir::AtomKind::ProgramId:
+        return a.axis >= 0 && a.axis < static_cast<int>(pid_.size())
+                   ? pid_[static_cast<size_t>(a.axis)]
+                   : 0;
+      case ir::AtomKind::FloorDiv: return floor_div(eval(a.operand), a.divisor);
+      case ir::AtomKind::Mod: return py_mod(eval(a.operand), a.divisor);
+    }
+    return 0;
+  }
+
+  int64_t eval(const ir::ScalarExpr& e) const {
+    int64_t v = e.constant;
+    for (const auto& [id, c] : e.terms) v += c * atom(id);
+    return v;
+  }
+
+  // A predicate without iteration-space terms (an `if` condition).
+  bool holds(const ir::Predicate& p) const { return compare(p.cmp, eval(p.rest)); }
+  bool holds(const ir::Mask& m) const {
+    for (const ir::Predicate& p : m.terms)
+      if (!holds(p)) return false;
+    return true;
+  }
+
+ private:
+  const ir::Kernel& k_;
+  std::vector<int64_t> loop_;
+  std::vector<int64_t> pid_;
+};
+
+}  // namespace nki::machine

@@ -1,0 +1,127 @@
+#include "machine/interpreter.h"
+
+#include "machine/ops.h"
+
+namespace nki::machine {
+
+namespace {
+
+void tensors_of(const ir::Access& a, std::vector<int>& out) {
+  out.push_back(a.tensor);
+  if (a.indirect && a.indirect->index) tensors_of(*a.indirect->index, out);
+}
+
+struct ScopeWalker {
+  const ir::Kernel& k;
+  ScopeInfo& info;
+  std::vector<const std::vector<ir::Stmt>*> stack;
+  std::vector<bool> seen;
+
+  void use(int t) {
+    if (t < 0 || t >= static_cast<int>(seen.size()) || seen[static_cast<size_t>(t)]) return;
+    seen[static_cast<size_t>(t)] = true;
+    int depth = k.tensors[static_cast<size_t>(t)].scope_depth;
+    size_t d = depth <= 0 ? 0 : std::min(static_cast<size_t>(depth), stack.size() - 1);
+    info.block_of[static_cast<size_t>(t)] = stack[d];
+  }
+
+  void walk(const std::vector<ir::Stmt>& body) {
+    for (const ir::Stmt& s : body) {
+      if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+        std::vector<int> ts;
+        tensors_of(in->dst, ts);
+        for (const ir::Operand& o : in->srcs)
+          if (!o.is_imm) tensors_of(o.access, ts);
+        if (in->reduce_res) tensors_of(*in->reduce_res, ts);
+        for (int t : ts) use(t);
+      } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+        nest(lp->body, body);
+      } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
+        nest(cond->then_body, body);
+        nest(cond->else_body, body);
+      }
+    }
+  }
+
+  void nest(const std::vector<ir::Stmt>& inner, const std::vector<ir::Stmt>& outer) {
+    info.parent[&inner] = &outer;
+    stack.push_back(&inner);
+    walk(inner);
+    stack.pop_back();
+  }
+};
+
+}  // namespace
+
+ScopeInfo analyse_scopes(const ir::Kernel& k) {
+  ScopeInfo info;
+  info.block_of.assign(k.tensors.size(), &k.body);
+  info.parent[&k.body] = nullptr;
+  ScopeWalker w{k, info, {&k.body}, std::vector<bool>(k.tensors.size(), false)};
+  w.walk(k.body);
+  for (size_t t = 0; t < k.tensors.size(); ++t) {
+    // Views are created where their base is; persistent tensors live at the top.
+    int r = static_cast<int>(t);
+    while (k.tensors[static_cast<size_t>(r)].alias_of >= 0) r = k.tensors[static_cast<size_t>(r)].alias_of;
+    const ir::TensorDecl& d = k.tensors[static_cast<size_t>(r)];
+    if (ir::is_hbm(d.buffer) || d.role != ir::TensorRole::Internal) info.block_of[t] = &k.body;
+    if (r == static_cast<int>(t)) info.created_in[info.block_of[t]].push_back(static_cast<int>(t));
+  }
+  return info;
+}
+
+void Interpreter::run_instance() { run_block(cx_.k.body); }
+
+void Interpreter::enter_block(const std::vector<ir::Stmt>& body) {
+  auto it = scopes_.created_in.find(&body);
+  if (it == scopes_.created_in.end()) return;
+  for (int t : it->second) {
+    const ir::TensorDecl& d = cx_.k.tensors[static_cast<size_t>(t)];
+    // Zeros/Fill tiles are refilled on every entry. Uninitialised tiles keep their previous
+    // contents (as a reused hardware buffer would); only the warn_uninit shadow is reset.
+    if (d.init != ir::TensorInit::Uninitialized) {
+      cx_.mem.initialise(t);
+    } else if (cx_.mem.tracks_uninit()) {
+      auto& w = cx_.mem.storage(t).written;
+      std::fill(w.begin(), w.end(), 0);
+    }
+  }
+}
+
+void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
+  for (const ir::Stmt& s : body) {
+    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+      exec(*in);
+    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      const int64_t trips = lp->trip_count();
+      for (int64_t i = 0; i < trips; ++i) {
+        cx_.env.set_loop(lp->id, lp->start + i * lp->step);
+        enter_block(lp->body);
+        run_block(lp->body);
+      }
+    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
+      const auto& branch = cx_.env.holds(cond->cond) ? cond->then_body : cond->else_body;
+      enter_block(branch);
+      run_block(branch);
+    }
+  }
+}
+
+void Interpreter::exec(const ir::Instr& in) {
+  cx_.instr = &in;
+  switch (in.op) {
+    case ir::Opcode::Copy: exec_copy(cx_, in); break;
+    case ir::Opcode::Alu: exec_alu(cx_, in); break;
+    case ir::Opcode::Activation: exec_activation(cx_, in); break;
+    case ir::Opcode::Reduce: exec_reduce(cx_, in); break;
+    case ir::Opcode::Matmul: exec_matmul(cx_, in); break;
+    case ir::Opcode::Iota: exec_iota(cx_, in); break;
+    case ir::Opcode::Memset: exec_memset(cx_, in); break;
+    case ir::Opcode::Select: exec_select(cx_, in); break;
+    case ir::Opcode::Scan: exec_scan(cx_, in); break;
+    case ir::Opcode::Custom: exec_custom(cx_, in); break;
+  }
+  cx_.instr = nullptr;
+}
+
+}  // namespace nki::machine

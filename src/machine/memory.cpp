@@ -1,0 +1,201 @@
+#include "machine/memory.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "base/dtype_convert.h"
+#include "machine/sim_error.h"
+
+namespace nki::machine {
+
+namespace {
+
+bool widened_in_legacy(DType t) {
+  return t == DType::BFloat16 || t == DType::TFloat32 || t == DType::Float8E4M3 ||
+         t == DType::Float8E5M2;
+}
+
+// Writes `v` (already in range and rounded) into n elements of an integer dtype.
+void fill_int(DType t, uint8_t* p, int64_t n, int64_t v) {
+  for (int64_t i = 0; i < n; ++i) {
+    switch (t) {
+      case DType::Bool:
+      case DType::UInt8: p[i] = static_cast<uint8_t>(v); break;
+      case DType::Int8: reinterpret_cast<int8_t*>(p)[i] = static_cast<int8_t>(v); break;
+      case DType::Int16: reinterpret_cast<int16_t*>(p)[i] = static_cast<int16_t>(v); break;
+      case DType::UInt16: reinterpret_cast<uint16_t*>(p)[i] = static_cast<uint16_t>(v); break;
+      case DType::Int32: reinterpret_cast<int32_t*>(p)[i] = static_cast<int32_t>(v); break;
+      case DType::UInt32: reinterpret_cast<uint32_t*>(p)[i] = static_cast<uint32_t>(v); break;
+      default: break;
+    }
+  }
+}
+
+// Fills n elements of a float dtype with one fp32 value (converted once, then replicated).
+void fill_float(DType t, uint8_t* p, int64_t n, float v) {
+  size_t w = dtype_size(t);
+  uint8_t one[8];
+  convert_f32_to(t, &v, one, 1);
+  if (n == 0) return;
+  std::memcpy(p, one, w);
+  // Doubling copies: O(log n) memcpy calls.
+  int64_t done = 1;
+  while (done < n) {
+    int64_t chunk = std::min(done, n - done);
+    std::memcpy(p + done * w, p, static_cast<size_t>(chunk) * w);
+    done += chunk;
+  }
+}
+
+}  // namespace
+
+Memory::Memory(const ir::Kernel& k, const RunOptions& opt)
+    : k_(k), numerics_(opt.numerics), track_(opt.warn_uninit), max_bytes_(opt.max_bytes) {
+  size_t n = k.tensors.size();
+  root_.assign(n, -1);
+  view_dtype_.assign(n, DType::Float32);
+  store_.resize(n);
+  allocated_.assign(n, false);
+  for (size_t t = 0; t < n; ++t) {
+    int r = static_cast<int>(t);
+    int hops = 0;
+    while (k.tensors[r].alias_of >= 0) {
+      r = k.tensors[r].alias_of;
+      if (r < 0 || r >= static_cast<int>(n) || ++hops > static_cast<int>(n))
+        throw_sim_error(k, k.tensors[t].loc, "sim_bad_ir",
+                        "tensor '" + k.tensors[t].name + "' has an invalid alias chain");
+    }
+    root_[t] = r;
+  }
+  // A root keeps its real layout in LegacySim mode when some view reinterprets its bits.
+  std::vector<bool> reinterpreted(n, false);
+  for (size_t t = 0; t < n; ++t)
+    if (k.tensors[t].dtype != k.tensors[root_[t]].dtype) reinterpreted[root_[t]] = true;
+  for (size_t t = 0; t < n; ++t) {
+    int r = root_[t];
+    DType rd = k.tensors[r].dtype;
+    DType sd = rd;
+    if (numerics_ == Numerics::LegacySim && widened_in_legacy(rd) && !reinterpreted[r])
+      sd = DType::Float32;
+    view_dtype_[t] = (k.tensors[t].dtype == rd) ? sd : k.tensors[t].dtype;
+    int64_t bytes = ir::element_count(k.tensors[t].shape) *
+                    static_cast<int64_t>(dtype_size(k.tensors[t].dtype));
+    int64_t root_bytes = ir::element_count(k.tensors[r].shape) *
+                         static_cast<int64_t>(dtype_size(rd));
+    if (bytes > root_bytes)
+      throw_sim_error(k, k.tensors[t].loc, "sim_bad_ir",
+                      "view '" + k.tensors[t].name + "' is larger than its base tensor '" +
+                          k.tensors[r].name + "'");
+  }
+}
+
+bool Memory::is_persistent(int t) const {
+  const ir::TensorDecl& d = k_.tensors[root_[t]];
+  return d.role == ir::TensorRole::Parameter || d.role == ir::TensorRole::Output ||
+         d.role == ir::TensorRole::Constant || d.buffer == ir::Buffer::SharedHbm;
+}
+
+void Memory::allocate(int t) {
+  if (allocated_[t]) return;
+  const ir::TensorDecl& d = k_.tensors[t];
+  Storage& s = store_[t];
+  s.dtype = view_dtype_[t];
+  s.elements = ir::element_count(d.shape);
+  int64_t bytes = s.elements * static_cast<int64_t>(dtype_size(s.dtype));
+  if (track_) bytes += s.elements;
+  if (in_use_ + bytes > max_bytes_)
+    throw_sim_error(k_, d.loc, kMemoryLimitCode,
+                    "simulating tensor '" + d.name + "' needs " + std::to_string(bytes) +
+                        " bytes, over the simulator memory limit of " +
+                        std::to_string(max_bytes_) + " bytes",
+                    "raise RunOptions::max_bytes or shrink the problem");
+  in_use_ += bytes;
+  s.bytes.assign(static_cast<size_t>(s.elements * dtype_size(s.dtype)), 0);
+  if (track_) s.written.assign(static_cast<size_t>(s.elements), 0);
+  allocated_[t] = true;
+}
+
+void Memory::fill_uninit(Storage& s) {
+  if (dtype_is_float(s.dtype))
+    fill_float(s.dtype, s.bytes.data(), s.elements, std::numeric_limits<float>::quiet_NaN());
+  else
+    fill_int(s.dtype, s.bytes.data(), s.elements, kUninitIntSentinel);
+  if (track_) std::fill(s.written.begin(), s.written.end(), 0);
+}
+
+void Memory::initialise(int t) {
+  if (root_[t] != t) return;  // views never initialise their base
+  Storage& s = store_[t];
+  const ir::TensorDecl& d = k_.tensors[t];
+  if (d.role == ir::TensorRole::Constant && !d.const_data.empty()) {
+    int64_t want = s.elements * static_cast<int64_t>(dtype_size(d.dtype));
+    if (static_cast<int64_t>(d.const_data.size()) != want)
+      throw_sim_error(k_, d.loc, "sim_bad_ir",
+                      "constant '" + d.name + "' has " + std::to_string(d.const_data.size()) +
+                          " bytes of data, expected " + std::to_string(want));
+    convert(d.dtype, d.const_data.data(), s.dtype, s.bytes.data(),
+            static_cast<size_t>(s.elements));
+    if (track_) std::fill(s.written.begin(), s.written.end(), 1);
+    return;
+  }
+  if (d.init == ir::TensorInit::Uninitialized) {
+    fill_uninit(s);
+    return;
+  }
+  double v = d.init == ir::TensorInit::Zeros ? 0.0 : d.fill_value;
+  if (dtype_is_float(s.dtype)) {
+    fill_float(s.dtype, s.bytes.data(), s.elements, static_cast<float>(v));
+  } else {
+    // Integers: round half to even, then saturate (spec §7.3).
+    double r = std::nearbyint(v);
+    double lo = 0, hi = 1;
+    switch (s.dtype) {
+      case DType::Bool: r = (v != 0.0) ? 1 : 0; break;
+      case DType::Int8: lo = -128; hi = 127; break;
+      case DType::Int16: lo = -32768; hi = 32767; break;
+      case DType::Int32: lo = -2147483648.0; hi = 2147483647.0; break;
+      case DType::UInt8: lo = 0; hi = 255; break;
+      case DType::UInt16: lo = 0; hi = 65535; break;
+      case DType::UInt32: lo = 0; hi = 4294967295.0; break;
+      default: break;
+    }
+    if (s.dtype != DType::Bool) r = std::isnan(r) ? 0 : std::min(std::max(r, lo), hi);
+    fill_int(s.dtype, s.bytes.data(), s.elements, static_cast<int64_t>(r));
+  }
+  if (track_) std::fill(s.written.begin(), s.written.end(), 1);
+}
+
+void Memory::allocate_persistent() {
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    int id = static_cast<int>(t);
+    if (root_[t] != id || !is_persistent(id)) continue;
+    allocate(id);
+    initialise(id);
+  }
+}
+
+void Memory::begin_instance() {
+  for (size_t t = 0; t < k_.tensors.size(); ++t) {
+    int id = static_cast<int>(t);
+    if (root_[t] != id || is_persistent(id)) continue;
+    allocate(id);
+    initialise(id);
+  }
+}
+
+uint8_t* Memory::shadow(int t) {
+  if (!track_) return nullptr;
+  if (dtype_size(view_dtype_[t]) != dtype_size(store_[root_[t]].dtype)) return nullptr;
+  return store_[root_[t]].written.data();
+}
+
+void Memory::check_scratch(int64_t bytes, const std::string& what) const {
+  if (in_use_ + bytes > max_bytes_)
+    throw_sim_error(k_, SourceLoc{}, kMemoryLimitCode,
+                    what + " needs " + std::to_string(bytes) +
+                        " bytes of scratch, over the simulator memory limit of " +
+                        std::to_string(max_bytes_) + " bytes");
+}
+
+}  // namespace nki::machine

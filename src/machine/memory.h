@@ -1,0 +1,77 @@
+// Host storage for every tensor of a kernel run.
+//
+// Each tensor that owns storage (alias_of == -1) gets one byte buffer at its *storage dtype*:
+// the declared dtype in Precise mode; fp32 for bf16/fp8/tf32 in LegacySim mode (unless a view
+// reinterprets its bits as another dtype, which needs the real layout). Alias tensors
+// (reshape/view) address their root's buffer with their own shape.
+//
+// Lifetimes (spec §2.5, §7.3): parameters, outputs, constants and shared-HBM tensors live for the
+// whole run (all SPMD instances); private HBM, SBUF and PSUM tensors are refilled per instance.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/dtype.h"
+#include "ir/ir.h"
+#include "machine/executor.h"
+
+namespace nki::machine {
+
+// Sentinel stored in never-written integer elements (the NKI 0.3+ simulator uses 4; spec §7.2).
+inline constexpr int64_t kUninitIntSentinel = 4;
+
+struct Storage {
+  DType dtype = DType::Float32;   // dtype of the elements held in `bytes`
+  int64_t elements = 0;
+  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> written;   // warn_uninit shadow: 1 per element once written
+};
+
+class Memory {
+ public:
+  // Validates aliases and sizes; allocates nothing yet.
+  Memory(const ir::Kernel& k, const RunOptions& opt);
+
+  // Allocates and initialises the tensors that persist across SPMD instances.
+  void allocate_persistent();
+  // Allocates (first call) and re-initialises every per-instance tensor.
+  void begin_instance();
+  // Applies a tensor's creation-time initialisation (Zeros/Fill, or the uninitialised pattern).
+  void initialise(int tensor);
+
+  bool is_persistent(int tensor) const;
+  int root(int tensor) const { return root_[tensor]; }
+  // Dtype of the elements as addressed through `tensor` (its alias view included).
+  DType storage_dtype(int tensor) const { return view_dtype_[tensor]; }
+  uint8_t* data(int tensor) { return store_[root_[tensor]].bytes.data(); }
+  Storage& storage(int tensor) { return store_[root_[tensor]]; }
+  // Shadow bytes for `tensor`, or nullptr when not tracked (warn_uninit off, or a view that
+  // reinterprets its root at another element width).
+  uint8_t* shadow(int tensor);
+  bool tracks_uninit() const { return track_; }
+
+  // Reserves `bytes` of scratch against the limit for one instruction; throws when over.
+  void check_scratch(int64_t bytes, const std::string& what) const;
+  int64_t bytes_in_use() const { return in_use_; }
+
+ private:
+  void allocate(int tensor);
+  void fill_uninit(Storage& s);
+
+  const ir::Kernel& k_;
+  Numerics numerics_;
+  bool track_ = false;
+  int64_t max_bytes_;
+  int64_t in_use_ = 0;
+  std::vector<int> root_;
+  std::vector<DType> view_dtype_;
+  std::vector<Storage> store_;      // indexed by tensor id; only roots used
+  std::vector<bool> allocated_;
+};
+
+// Thrown (as DiagnosticError) with this code when the memory limit is hit.
+inline constexpr const char* kMemoryLimitCode = "sim_memory_limit";
+
+}  // namespace nki::machine
