@@ -25,7 +25,7 @@ main { max-width:1360px; margin:0 auto; padding:28px 32px 48px; }
 h1 { font-size:26px; margin:0 0 4px; }
 h2 { font-size:18px; margin:36px 0 12px; }
 .sub { color:var(--muted); margin:0; }
-.cards { display:grid; grid-template-columns:repeat(auto-fill,minmax(260px,1fr)); gap:14px; margin-top:20px; }
+.cards { display:grid; grid-template-columns:repeat(auto-fit,minmax(260px,1fr)); gap:14px; margin-top:20px; }
 .card { background:#fff; border:1px solid var(--line); border-radius:10px; padding:14px 16px; border-top:5px solid var(--c); }
 .card .name { font-weight:600; overflow-wrap:anywhere; }
 .card .big { font-size:34px; font-weight:700; line-height:1.1; margin:6px 0 2px; }
@@ -38,7 +38,10 @@ figcaption span { display:block; font-weight:400; color:var(--muted); font-size:
 figure svg { width:100%; height:auto; display:block; }
 table { border-collapse:collapse; background:#fff; border:1px solid var(--line); font-size:13px; width:100%; }
 th, td { padding:6px 10px; border-bottom:1px solid var(--line); text-align:right; vertical-align:top; }
-th { background:#eef1f5; font-weight:600; position:sticky; top:0; }
+th { background:#eef1f5; font-weight:600; position:sticky; top:0; white-space:nowrap; }
+.scroll { overflow-x:auto; }
+table.summary td { white-space:nowrap; }
+table.summary small { color:var(--muted); }
 th:first-child, td:first-child { text-align:left; }
 td.l, th.l { text-align:left; }
 tr:hover td { background:#fafbfc; }
@@ -97,8 +100,8 @@ void cards(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
     const auto& r = runs[i];
     s << "<div class=\"card\" style=\"--c:" << series_color(i) << "\"><div class=\"name\">" << html_escape(r.label)
       << "</div><div class=\"big\">" << percent(r.overall.rate()) << " <small>" << count_text(r.overall)
-      << " passed</small></div><div class=\"facts\">strict 1e-3: " << percent(r.strict_overall.rate()) << " \u00b7 "
-      << dollars(r.cost_per_episode()) << "/task \u00b7 "
+      << " passed</small></div><div class=\"facts\">strict 1e-3 " << percent(r.strict_overall.rate()) << " \u00b7 "
+      << dollars(r.cost_per_episode()) << " per task \u00b7 "
       << (r.overall.passed ? fixed(r.mean_turns_to_pass, 1) + " turns to pass" : std::string("no passes"))
       << "<br>" << html_escape(r.config.subset) << ", " << r.config.samples << " sample"
       << (r.config.samples == 1 ? "" : "s") << ", \u2264" << r.config.max_turns << " turns</div></div>";
@@ -157,6 +160,7 @@ std::string turns_chart(const std::vector<RunMetrics>& runs) {
 std::string failure_chart(const std::vector<RunMetrics>& runs) {
   BarChart c;
   c.percent_axis = true;
+  c.full_percent_range = false;  // failures are usually a small share; use the height for them
   c.y_label = "share of episodes";
   for (auto k : failure_kinds()) c.categories.push_back(failure_title(k));
   double worst = 0;
@@ -196,12 +200,11 @@ void summary_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
   std::set<int> ks;
   for (const auto& r : runs)
     for (const auto& [k, _] : r.pass_at_k) ks.insert(k);
-  s << "<h2>Ablation table</h2><table><thead><tr><th>Run</th><th>Overall</th>";
+  s << "<h2>Ablation table</h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Run</th><th>Overall</th>";
   for (int l : levels) s << "<th>Level " << l << "</th>";
   s << "<th>Strict 1e-3</th>";
   for (int k : ks) s << "<th>pass@" << k << "</th>";
-  s << "<th>Mean turns to pass</th><th>Tokens / task</th><th>$ / task</th><th>$ / pass</th><th>Wall p50</th>"
-       "</tr></thead><tbody>";
+  s << "<th>Mean turns to pass</th></tr></thead><tbody>";
   auto cell = [](const PassCount& pc) {
     return pc.total ? count_text(pc) + " <small>(" + percent(pc.rate()) + ")</small>" : std::string("\u2013");
   };
@@ -217,14 +220,32 @@ void summary_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
         if (kk == k) v = percent(p);
       s << "<td>" << v << "</td>";
     }
-    s << "<td>" << (r.overall.passed ? fixed(r.mean_turns_to_pass, 2) : "\u2013") << "</td><td>"
-      << human_count(static_cast<std::int64_t>(r.tokens_per_episode())) << "</td><td>" << dollars(r.cost_per_episode())
-      << "</td><td>" << (r.overall.passed ? dollars(r.cost_per_pass()) : "\u2013") << "</td><td>"
-      << human_duration(r.wall_seconds_p50) << "</td></tr>";
+    s << "<td>" << (r.overall.passed ? fixed(r.mean_turns_to_pass, 2) : "\u2013") << "</td></tr>";
   }
-  s << "</tbody></table><p class=\"note\">Overall and level columns use each task's tolerance (the verdict); "
+  s << "</tbody></table></div><p class=\"note\">Overall and level columns use each task's tolerance (the verdict); "
        "strict re-judges the same kernels at atol=rtol=1e-3 on every output. pass@k is the unbiased "
        "estimator over the samples of each task.</p>";
+}
+
+void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "<h2>Tokens, cost and time</h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Run</th>"
+       "<th>Tokens in</th><th>Tokens out</th><th>Cached in</th><th>Tokens / task</th><th>Tokens / pass</th>"
+       "<th>Cost</th><th>$ / task</th><th>$ / pass</th><th>Wall p50</th><th>Wall p90</th><th>Wall sum</th>"
+       "</tr></thead><tbody>";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const auto& r = runs[i];
+    bool any = r.overall.passed > 0;
+    s << "<tr><td><span class=\"swatch\" style=\"--c:" << series_color(i) << "\"></span>" << html_escape(r.label)
+      << "</td><td>" << human_count(r.tokens_in) << "</td><td>" << human_count(r.tokens_out) << "</td><td>"
+      << human_count(r.tokens_cached) << "</td><td>" << human_count(static_cast<std::int64_t>(r.tokens_per_episode()))
+      << "</td><td>" << (any ? human_count(static_cast<std::int64_t>(r.tokens_per_pass())) : "\u2013") << "</td><td>"
+      << dollars(r.cost_usd) << "</td><td>" << dollars(r.cost_per_episode()) << "</td><td>"
+      << (any ? dollars(r.cost_per_pass()) : "\u2013") << "</td><td>" << human_duration(r.wall_seconds_p50)
+      << "</td><td>" << human_duration(r.wall_seconds_p90) << "</td><td>" << human_duration(r.wall_seconds_total)
+      << "</td></tr>";
+  }
+  s << "</tbody></table></div><p class=\"note\">Per task = per episode (task and sample); per pass divides the "
+       "run's whole cost by its passing episodes. Wall times are per episode; the sum is independent of --jobs.</p>";
 }
 
 void compile_code_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
@@ -321,6 +342,7 @@ std::string render_html(const std::vector<RunMetrics>& runs, const std::string& 
          failure_chart(runs));
   s << "</div>";
   summary_table(s, runs);
+  cost_table(s, runs);
   compile_code_table(s, runs);
   task_table(s, runs, html_dir);
   s << "</main></body></html>\n";

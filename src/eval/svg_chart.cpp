@@ -10,15 +10,22 @@ namespace nki::eval {
 
 namespace {
 
-// Plot margins: room for y tick labels on the left, category labels below, legend on top.
-constexpr int kLeft = 56, kRight = 16, kTop = 40, kBottom = 44;
+// Plot margins: room for y tick labels on the left and category labels below. The top margin
+// depends on how many rows the legend needs (see legend()).
+constexpr int kLeft = 56, kRight = 16, kBottom = 44;
+constexpr double kLegendRow = 17;
 
 std::string num(double v) { return fixed(v, 1); }
 
-std::string tick_text(double v, bool pct, bool dollars) {
-  if (pct) return fixed(v * 100.0, 0) + "%";
-  if (dollars) return "$" + (v < 1 ? fixed(v, v < 0.1 ? 3 : 2) : fixed(v, v < 10 ? 1 : 0));
-  return std::abs(v - std::round(v)) < 1e-9 ? fixed(v, 0) : fixed(v, 1);
+// All ticks of one axis share the number of decimals the step needs ($0.00 $0.05 $0.10).
+std::string tick_text(double v, double step, bool pct, bool dollars) {
+  if (pct) {
+    v *= 100.0;
+    step *= 100.0;
+  }
+  int decimals = std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9)));
+  if (std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6) ++decimals;
+  return (dollars ? "$" : "") + fixed(v, decimals) + (pct ? "%" : "");
 }
 
 void open_svg(std::ostringstream& s, int w, int h, const std::string& aria) {
@@ -27,20 +34,22 @@ void open_svg(std::ostringstream& s, int w, int h, const std::string& aria) {
     << "\" font-family=\"system-ui, -apple-system, 'Segoe UI', sans-serif\" font-size=\"12\">";
 }
 
-// Legend row across the top; entries wrap to a second row when they do not fit.
-void legend(std::ostringstream& s, const std::vector<std::string>& names, int width) {
+// Legend across the top, wrapping into rows; returns the y where the plot may start, leaving
+// room for value labels above the tallest bar.
+double legend(std::ostringstream& s, const std::vector<std::string>& names, int width) {
   double x = kLeft, y = 14;
   for (size_t i = 0; i < names.size(); ++i) {
-    double w = 22 + 6.8 * static_cast<double>(names[i].size()) + 18;
+    double w = 17 + 6.6 * static_cast<double>(names[i].size()) + 20;  // swatch + text + gap
     if (x + w > width - kRight && x > kLeft) {
       x = kLeft;
-      y += 16;
+      y += kLegendRow;
     }
     s << "<rect x=\"" << num(x) << "\" y=\"" << num(y - 9) << "\" width=\"12\" height=\"12\" rx=\"2\" fill=\""
       << series_color(i) << "\"/><text x=\"" << num(x + 17) << "\" y=\"" << num(y + 1) << "\" fill=\"#333\">"
       << html_escape(names[i]) << "</text>";
     x += w;
   }
+  return y + 26;
 }
 
 // Horizontal grid lines with tick labels; returns the y pixel of value v.
@@ -50,15 +59,15 @@ struct YAxis {
   double at(double v) const { return y0 - (y0 - y1) * (v / top_value); }
 };
 
-YAxis draw_y_axis(std::ostringstream& s, const AxisScale& scale, int width, int height, bool pct,
+YAxis draw_y_axis(std::ostringstream& s, const AxisScale& scale, int width, int height, double top, bool pct,
                   bool dollars, const std::string& label) {
-  YAxis ax{scale.top, static_cast<double>(height - kBottom), static_cast<double>(kTop)};
+  YAxis ax{scale.top, static_cast<double>(height - kBottom), top};
   for (double v = 0; v <= scale.top + scale.step * 1e-6; v += scale.step) {
     double y = ax.at(v);
     s << "<line x1=\"" << kLeft << "\" x2=\"" << width - kRight << "\" y1=\"" << num(y) << "\" y2=\"" << num(y)
       << "\" stroke=\"" << (v == 0 ? "#888" : "#e3e3e3") << "\"/>";
     s << "<text x=\"" << kLeft - 6 << "\" y=\"" << num(y + 4) << "\" text-anchor=\"end\" fill=\"#555\">"
-      << tick_text(v, pct, dollars) << "</text>";
+      << tick_text(v, scale.step, pct, dollars) << "</text>";
   }
   double mid = (ax.y0 + ax.y1) / 2;
   s << "<text transform=\"translate(14," << num(mid) << ") rotate(-90)\" text-anchor=\"middle\" fill=\"#555\">"
@@ -95,9 +104,11 @@ std::string render_bar_chart(const BarChart& c, int width, int height) {
     names.push_back(ser.name);
     for (double v : ser.values) max_v = std::max(max_v, v);
   }
-  legend(s, names, width);
-  AxisScale scale = c.percent_axis ? AxisScale{1.0, 0.2} : nice_axis(std::max(max_v, 1.0));
-  YAxis ax = draw_y_axis(s, scale, width, height, c.percent_axis, false, c.y_label);
+  double top = legend(s, names, width);
+  AxisScale scale = !c.percent_axis          ? nice_axis(std::max(max_v, 1.0))
+                    : c.full_percent_range ? AxisScale{1.0, 0.2}
+                                           : nice_axis(std::clamp(max_v, 0.01, 1.0));
+  YAxis ax = draw_y_axis(s, scale, width, height, top, c.percent_axis, false, c.y_label);
 
   size_t groups = std::max<size_t>(c.categories.size(), 1), nser = std::max<size_t>(c.series.size(), 1);
   double group_w = static_cast<double>(width - kLeft - kRight) / groups;
@@ -136,8 +147,8 @@ std::string render_scatter(const ScatterChart& c, int width, int height) {
     names.push_back(p.name);
     max_x = std::max(max_x, p.x);
   }
-  legend(s, names, width);
-  YAxis ay = draw_y_axis(s, {1.0, 0.2}, width, height, true, false, c.y_label);
+  double top = legend(s, names, width);
+  YAxis ay = draw_y_axis(s, {1.0, 0.2}, width, height, top, true, false, c.y_label);
   AxisScale xs = nice_axis(max_x > 0 ? max_x * 1.1 : 1.0);
   double x0 = kLeft + 10, x1 = width - kRight - 10;
   auto at_x = [&](double v) { return x0 + (x1 - x0) * (v / xs.top); };
@@ -145,7 +156,7 @@ std::string render_scatter(const ScatterChart& c, int width, int height) {
     double x = at_x(v);
     s << "<line x1=\"" << num(x) << "\" x2=\"" << num(x) << "\" y1=\"" << num(ay.y1) << "\" y2=\"" << num(ay.y0)
       << "\" stroke=\"#f0f0f0\"/><text x=\"" << num(x) << "\" y=\"" << num(ay.y0 + 16)
-      << "\" text-anchor=\"middle\" fill=\"#555\">" << tick_text(v, false, c.x_dollars) << "</text>";
+      << "\" text-anchor=\"middle\" fill=\"#555\">" << tick_text(v, xs.step, false, c.x_dollars) << "</text>";
   }
   s << "<text x=\"" << num((x0 + x1) / 2) << "\" y=\"" << height - 6 << "\" text-anchor=\"middle\" fill=\"#555\">"
     << html_escape(c.x_label) << "</text>";

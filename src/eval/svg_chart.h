@@ -21,7 +21,8 @@ struct BarChart {
   std::vector<std::string> categories;  // x groups, e.g. "Level 1"
   std::vector<BarSeries> series;        // bars inside each group, one per run
   std::string y_label;
-  bool percent_axis = false;            // values are fractions; axis 0-100%
+  bool percent_axis = false;            // values are fractions, ticks printed as percentages
+  bool full_percent_range = true;       // with percent_axis: always 0-100% (else fit the data)
 };
 
 // Grouped vertical bars (one group per category, one colored bar per series) with a legend.
