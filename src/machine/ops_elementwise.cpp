@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/dtype_convert.h"
 #include "machine/engine_math.h"
 #include "machine/ops.h"
 #include "machine/ops_common.h"
@@ -34,6 +35,24 @@ const uint8_t* merge_dropped(View& src, View& dst, const uint8_t* m, std::vector
 }
 
 bool imm_is_integral(double v) { return std::isfinite(v) && std::nearbyint(v) == v && std::fabs(v) < 9e15; }
+
+void rmw_elementwise(ExecContext& cx, const View& dst, const uint8_t* m, ir::Alu op,
+                     const float* v) {
+  bool uninit = false;
+  for_each_run(dst, m, [&](int64_t flat, int64_t off, int64_t stride, int64_t len) {
+    for (int64_t i = 0; i < len; ++i) {
+      const int64_t e = off + i * stride;
+      uint8_t* p = dst.data + e * static_cast<int64_t>(dst.elem_size);
+      if (dst.shadow) uninit |= !dst.shadow[e];
+      float cur;
+      convert_to_f32(dst.dtype, p, &cur, 1);
+      float r = alu_scalar(op, cur, v[flat + i]);
+      convert_f32_to(dst.dtype, &r, p, 1);
+      if (dst.shadow) dst.shadow[e] = 1;
+    }
+  });
+  cx.note_uninit(uninit, dst.tensor);
+}
 
 }  // namespace
 
@@ -87,9 +106,11 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
     scatter_raw(dst, m, tmp.data());
     return;
   }
-  if ((is_int(src.dtype) && is_int(dst.dtype) && (!in.rmw || is_bitvec(*in.rmw) ||
-                                                  *in.rmw == ir::Alu::Add)) ||
-      (in.rmw && is_bitvec(*in.rmw))) {
+  const bool indirect_rmw = in.rmw && !dst.indirect.empty();
+  if (!indirect_rmw &&
+      (is_int(src.dtype) && is_int(dst.dtype) && (!in.rmw || is_bitvec(*in.rmw) ||
+                                                  *in.rmw == ir::Alu::Add) ||
+       (in.rmw && is_bitvec(*in.rmw)))) {
     // Integer to integer: exact 64-bit arithmetic, saturating on store.
     std::vector<int64_t> v = scratch<int64_t>(cx, n);
     cx.note_uninit(gather_i64(src, m, v.data()), src.tensor);
@@ -103,6 +124,12 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   }
   std::vector<float> v = scratch<float>(cx, n);
   cx.note_uninit(gather_f32(src, m, v.data()), src.tensor);
+  if (indirect_rmw) {
+    // Indirect read-modify-write (atomic_rmw, dma_copy with dst_rmw_op): several elements may
+    // hit the same address, so update one element at a time in order.
+    rmw_elementwise(cx, dst, m, *in.rmw, v.data());
+    return;
+  }
   if (in.rmw) {
     std::vector<float> d = scratch<float>(cx, n);
     cx.note_uninit(gather_f32(dst, m, d.data()), dst.tensor);
