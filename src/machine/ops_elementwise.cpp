@@ -107,10 +107,10 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
     return;
   }
   const bool indirect_rmw = in.rmw && !dst.indirect.empty();
-  if (!indirect_rmw &&
-      (is_int(src.dtype) && is_int(dst.dtype) && (!in.rmw || is_bitvec(*in.rmw) ||
-                                                  *in.rmw == ir::Alu::Add) ||
-       (in.rmw && is_bitvec(*in.rmw)))) {
+  const bool both_int = is_int(src.dtype) && is_int(dst.dtype);
+  const bool int_op = !in.rmw || is_bitvec(*in.rmw) || *in.rmw == ir::Alu::Add;
+  const bool bitvec_rmw = in.rmw && is_bitvec(*in.rmw);
+  if (!indirect_rmw && ((both_int && int_op) || bitvec_rmw)) {
     // Integer to integer: exact 64-bit arithmetic, saturating on store.
     std::vector<int64_t> v = scratch<int64_t>(cx, n);
     cx.note_uninit(gather_i64(src, m, v.data()), src.tensor);
