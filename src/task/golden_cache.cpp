@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -100,6 +101,18 @@ GoldenTrial read_entry(const TaskSpec& task, int trial, const std::string& dir) 
   return g;
 }
 
+// Temporary directories left by a killed run (older than an hour, so never a live writer's).
+void remove_stale_temporaries(const std::string& root) {
+  std::error_code ec;
+  auto now = fs::file_time_type::clock::now();
+  for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (p.filename().string().rfind(".tmp-", 0) != 0) continue;
+    auto mtime = fs::last_write_time(p, ec);
+    if (!ec && now - mtime > std::chrono::hours(1)) fs::remove_all(p, ec);
+  }
+}
+
 bool entry_complete(const std::string& dir) {
   struct stat st {};
   return ::stat((dir + "/meta.json").c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -153,6 +166,7 @@ std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& pyt
   std::error_code ec;
   fs::create_directories(root, ec);
   if (ec) throw IoError(root + ": cannot create cache directory: " + ec.message());
+  remove_stale_temporaries(root);
 
   // Generate into a private temporary directory, then publish it with one rename.
   std::string tmpl = root + "/.tmp-" + key.substr(0, 16) + "-XXXXXX";
