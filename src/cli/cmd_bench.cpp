@@ -25,6 +25,7 @@ const std::vector<OptionSpec>& bench_options() {
       {"--run-dir", "DIR", "where results.sqlite, transcripts/ and work/ go (default runs/MODEL_MODE_SUBSET)"},
       {"--shard", "I/N", "run only items j with j mod N == I of the (task, sample) list (0-based)"},
       {"--tasks-dir", "DIR", "benchmark task directory (default tasks)"},
+      {"--retry-api-errors", "", "run finished episodes whose verdict is api_error again"},
   };
   return specs;
 }
@@ -68,6 +69,7 @@ BenchOptions options_from_args(const ParsedArgs& a) {
   o.jobs = a.get_int("--jobs", 1, 1);
   o.tasks_dir = a.get_or("--tasks-dir", "tasks");
   o.run_dir = a.get_or("--run-dir", default_run_dir(c));
+  o.retry_api_errors = a.has("--retry-api-errors");
   o.progress = stderr;
   o.progress_tty = isatty(fileno(stderr)) != 0;
   return o;
@@ -98,6 +100,7 @@ int cmd_bench(int argc, char** argv, EpisodeFn fn) {
               << "episodes: " << s.finished_total << "/" << s.total << " finished (" << s.ran << " now, "
               << s.already_finished << " earlier";
     if (s.restarted) std::cout << ", " << s.restarted << " restarted after an interruption";
+    if (s.retried_api_errors) std::cout << ", " << s.retried_api_errors << " api_error episodes retried";
     std::cout << "), " << s.passed_total << " passed\n";
     if (s.crashed) {
       std::cout << s.crashed << " episode(s) crashed; re-run the same command to retry them\n";

@@ -82,6 +82,11 @@ ResultsDb::ResultsDb(const std::string& path) : db_(std::make_unique<Database>(p
 ResultsDb::~ResultsDb() = default;
 
 void ResultsDb::create_schema() {
+  // An existing database is only read here, so reports also work on read-only copies of a run.
+  {
+    auto st = db_->prepare("PRAGMA user_version");
+    if (st.step() && st.integer(0) >= 1) return;
+  }
   Transaction tx(*db_);
   db_->exec(kSchema);
   tx.commit();

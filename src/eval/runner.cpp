@@ -72,8 +72,15 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
   summary.restarted = db.count_interrupted();
 
   Progress progress(options.progress, options.progress_tty, summary.total);
-  for (const auto& e : db.load_episodes())
-    if (e.finished) progress.add_previous(e.outcome);
+  for (const auto& e : db.load_episodes()) {
+    if (!e.finished) continue;
+    if (options.retry_api_errors && e.outcome.verdict.kind == VerdictKind::ApiError) {
+      finished.erase({e.task.id, e.sample});
+      ++summary.retried_api_errors;
+      continue;
+    }
+    progress.add_previous(e.outcome);
+  }
 
   std::vector<WorkItem> pending;
   for (const auto& item : items) {

@@ -18,12 +18,16 @@ struct BenchOptions {
   int jobs = 1;                // episodes in flight at once
   std::FILE* progress = stderr;
   bool progress_tty = false;   // redraw one line in place instead of printing lines
+  // Run finished api_error episodes again (provider outages are not the model's fault). The
+  // config is unchanged: this only repairs a run.
+  bool retry_api_errors = false;
 };
 
 struct BenchSummary {
   int total = 0;                 // episodes in this run (this shard)
   int already_finished = 0;      // skipped because an earlier run finished them
   int restarted = 0;             // left 'started' by an interrupted run, executed again
+  int retried_api_errors = 0;    // finished api_error episodes run again (retry_api_errors)
   int ran = 0;                   // finished by this call
   int crashed = 0;               // EpisodeFn threw; left unfinished for the next run
   int passed_total = 0;          // passes over all finished episodes of the run

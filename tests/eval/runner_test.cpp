@@ -79,6 +79,29 @@ TEST(Runner, CrashedEpisodesStayUnfinishedAndAreRetried) {
   EXPECT_EQ(retry.finished_total, 3);
 }
 
+TEST(Runner, RetryApiErrorsRerunsOnlyThose) {
+  auto root = make_temp_dir("runner");
+  write_fake_tasks(root + "/tasks", 2);
+  auto opt = quiet_options(root + "/tasks", root + "/run");
+  run_bench(opt, [](const EpisodeRequest& r) {
+    if (r.task_id == "l1_t1" || r.task_id == "l3_t0") {
+      EpisodeOutcome o;
+      o.verdict = Verdict::of(VerdictKind::ApiError);
+      return o;
+    }
+    return fake_outcome(r);
+  });
+  std::set<std::string> again;
+  opt.retry_api_errors = true;
+  auto s = run_bench(opt, [&](const EpisodeRequest& r) {
+    again.insert(r.task_id);
+    return fake_outcome(r);
+  });
+  EXPECT_EQ(again, (std::set<std::string>{"l1_t1", "l3_t0"}));
+  EXPECT_EQ(s.retried_api_errors, 2);
+  EXPECT_EQ(s.finished_total, 6);
+}
+
 TEST(Runner, DifferentConfigIntoSameDirIsRefused) {
   auto root = make_temp_dir("runner");
   write_fake_tasks(root + "/tasks", 1);
