@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <mutex>
@@ -44,17 +45,21 @@ TEST(ResumeAfterKill, FinishedEpisodesSurviveAndAreNotRerun) {
   pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
-    // Slow episodes so the parent can kill the run in the middle of some of them.
+    // The first episodes are quick; later ones hang, so however slowly the parent is scheduled,
+    // the kill lands while both workers are inside an episode and never after the run ended.
     std::freopen("/dev/null", "w", stdout);
     std::freopen("/dev/null", "w", stderr);
-    int rc = call_bench(bench_argv(tasks, run, 2), [](const EpisodeRequest& r) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    std::atomic<int> calls{0};
+    int rc = call_bench(bench_argv(tasks, run, 2), [&calls](const EpisodeRequest& r) {
+      bool quick = calls++ < 8;
+      std::this_thread::sleep_for(quick ? std::chrono::milliseconds(40) : std::chrono::milliseconds(60000));
       return fake_outcome(r);
     });
     _exit(rc);
   }
 
-  // Wait until a few episodes are finished, then kill without warning.
+  // Wait until the quick episodes are finished and both workers hang in the next ones, then kill
+  // without warning.
   std::set<EpisodeKey> before;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
@@ -62,7 +67,7 @@ TEST(ResumeAfterKill, FinishedEpisodesSurviveAndAreNotRerun) {
     if (!std::filesystem::exists(db_path)) continue;
     try {
       ResultsDb probe(db_path);
-      if (probe.finished_keys().size() >= 5) break;
+      if (probe.finished_keys().size() >= 8 && probe.count_interrupted() == 2) break;
     } catch (const std::exception&) {
       // The child may be creating the schema right now.
     }
@@ -78,9 +83,8 @@ TEST(ResumeAfterKill, FinishedEpisodesSurviveAndAreNotRerun) {
     before = db.finished_keys();
     interrupted = db.count_interrupted();
   }
-  ASSERT_GE(before.size(), 5u);
-  ASSERT_LT(before.size(), 24u);
-  EXPECT_GE(interrupted, 1) << "with 2 jobs sleeping 120 ms, the kill should land inside an episode";
+  EXPECT_EQ(before.size(), 8u);
+  EXPECT_EQ(interrupted, 2) << "both workers were inside a hanging episode when killed";
 
   std::mutex mu;
   std::set<EpisodeKey> rerun;
