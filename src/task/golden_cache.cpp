@@ -153,58 +153,100 @@ std::string golden_cache_key(const TaskSpec& task, int trial, const PythonInfo& 
   return h.hex_digest();
 }
 
-std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& python, bool* hit,
-                          const GoldenOptions& opts) {
+namespace {
+
+std::string trial_list(const std::vector<int>& trials) {
+  std::string s;
+  for (int t : trials) s += (s.empty() ? "" : ",") + std::to_string(t);
+  return s;
+}
+
+// Generates the given trials with one golden.py run (torch is imported once), each into its own
+// temporary directory, and publishes every entry with a rename.
+void generate_entries(const TaskSpec& task, const std::vector<int>& trials,
+                      const std::vector<std::string>& entries, const PythonInfo& python,
+                      const GoldenOptions& opts) {
   const std::string root = golden_cache_root() + "/golden";
-  const std::string key = golden_cache_key(task, trial, python);
-  const std::string entry = root + "/" + key;
-  if (entry_complete(entry)) {
-    if (hit) *hit = true;
-    return entry;
-  }
-  if (hit) *hit = false;
   std::error_code ec;
   fs::create_directories(root, ec);
   if (ec) throw IoError(root + ": cannot create cache directory: " + ec.message());
   remove_stale_temporaries(root);
 
-  // Generate into a private temporary directory, then publish it with one rename.
-  std::string tmpl = root + "/.tmp-" + key.substr(0, 16) + "-XXXXXX";
-  std::vector<char> buf(tmpl.begin(), tmpl.end());
-  buf.push_back('\0');
-  if (!::mkdtemp(buf.data())) {
-    throw IoError(root + ": cannot create a temporary directory: " + std::strerror(errno));
+  std::vector<std::string> tmps;
+  auto cleanup = [&] {
+    for (const std::string& t : tmps) fs::remove_all(t, ec);
+  };
+  std::vector<std::string> argv = {python.path, golden_script_path(), task.dir};
+  for (size_t i = 0; i < trials.size(); ++i) {
+    std::string name = fs::path(entries[i]).filename().string();
+    std::string tmpl = root + "/.tmp-" + name.substr(0, 16) + "-XXXXXX";
+    std::vector<char> buf(tmpl.begin(), tmpl.end());
+    buf.push_back('\0');
+    if (!::mkdtemp(buf.data())) {
+      int err = errno;
+      cleanup();
+      throw IoError(root + ": cannot create a temporary directory: " + std::strerror(err));
+    }
+    tmps.emplace_back(buf.data());
+    argv.insert(argv.end(), {"--trial", std::to_string(trials[i]), "--out", tmps.back()});
   }
-  const std::string tmp(buf.data());
-  auto cleanup = [&] { fs::remove_all(tmp, ec); };
 
   ProcessOptions popts;
   popts.timeout_seconds = opts.timeout_seconds;
   popts.env = {"PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=1"};
-  ProcessResult r = run_process({python.path, golden_script_path(), task.dir, "--trial",
-                                 std::to_string(trial), "--out", tmp},
-                                popts);
+  ProcessResult r = run_process(argv, popts);
   if (!r.ok()) {
     cleanup();
-    std::string msg = "golden data for task '" + task.id + "' trial " + std::to_string(trial) +
+    std::string msg = "golden data for task '" + task.id + "' trial " + trial_list(trials) +
                       " failed (" + python.path + " " + golden_script_path() + ": " +
                       r.describe_failure(opts.timeout_seconds) + ")";
     std::string err = shorten_stderr(r.err, 14);
     if (!err.empty()) msg += ":\n" + err;
     throw IoError(msg);
   }
-  if (!entry_complete(tmp)) {
-    cleanup();
-    throw IoError("golden data for task '" + task.id + "': golden.py wrote no meta.json");
-  }
-  if (::rename(tmp.c_str(), entry.c_str()) != 0) {
-    int err = errno;
-    cleanup();
-    // Another process published the same entry first: theirs is as good as ours.
-    if (!entry_complete(entry)) {
-      throw IoError(entry + ": cannot publish cache entry: " + std::strerror(err));
+  for (size_t i = 0; i < trials.size(); ++i) {
+    if (!entry_complete(tmps[i])) {
+      cleanup();
+      throw IoError("golden data for task '" + task.id + "': golden.py wrote no meta.json");
+    }
+    if (::rename(tmps[i].c_str(), entries[i].c_str()) != 0) {
+      int err = errno;
+      fs::remove_all(tmps[i], ec);
+      // Another process published the same entry first: theirs is as good as ours.
+      if (!entry_complete(entries[i])) {
+        cleanup();
+        throw IoError(entries[i] + ": cannot publish cache entry: " + std::strerror(err));
+      }
     }
   }
+}
+
+}  // namespace
+
+void prefetch_golden(const TaskSpec& task, const std::vector<int>& trials,
+                     const PythonInfo& python, const GoldenOptions& opts) {
+  std::vector<int> missing;
+  std::vector<std::string> entries;
+  const std::string root = golden_cache_root() + "/golden";
+  for (int t : trials) {
+    if (t < 0) throw IoError("trial index must be >= 0");
+    std::string entry = root + "/" + golden_cache_key(task, t, python);
+    if (!entry_complete(entry)) {
+      missing.push_back(t);
+      entries.push_back(entry);
+    }
+  }
+  if (!missing.empty()) generate_entries(task, missing, entries, python, opts);
+}
+
+std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& python, bool* hit,
+                          const GoldenOptions& opts) {
+  if (trial < 0) throw IoError("trial index must be >= 0");
+  const std::string entry =
+      golden_cache_root() + "/golden/" + golden_cache_key(task, trial, python);
+  bool present = entry_complete(entry);
+  if (hit) *hit = present;
+  if (!present) generate_entries(task, {trial}, {entry}, python, opts);
   return entry;
 }
 

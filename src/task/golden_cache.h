@@ -45,6 +45,11 @@ struct GoldenOptions {
 std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& python,
                           bool* hit = nullptr, const GoldenOptions& opts = {});
 
+// Generates every missing entry among `trials` with a single golden.py run (torch is imported
+// once instead of once per trial). Throws like ensure_golden.
+void prefetch_golden(const TaskSpec& task, const std::vector<int>& trials,
+                     const PythonInfo& python, const GoldenOptions& opts = {});
+
 // ensure_golden + loading the .npy files, checked against the manifest (a corrupt entry is
 // regenerated once). Uses find_torch_python().
 GoldenTrial load_golden(const TaskSpec& task, int trial);

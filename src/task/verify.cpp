@@ -100,7 +100,13 @@ VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, Kernel
   report.strict = opts.strict;
   report.trials_requested = opts.trials > 0 ? opts.trials : task.trials;
   GoldenProvider golden_of = opts.golden;
-  if (!golden_of) golden_of = [](const TaskSpec& t, int k) { return load_golden(t, k); };
+  if (!golden_of) {
+    // Generate all missing trials in one Python run before the loop; loading is then cached.
+    std::vector<int> all(static_cast<size_t>(report.trials_requested));
+    for (int k = 0; k < report.trials_requested; ++k) all[static_cast<size_t>(k)] = k;
+    prefetch_golden(task, all, find_torch_python());
+    golden_of = [](const TaskSpec& t, int k) { return load_golden(t, k); };
+  }
 
   for (int k = 0; k < report.trials_requested; ++k) {
     GoldenTrial golden = golden_of(task, k);

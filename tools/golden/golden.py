@@ -2,7 +2,8 @@
 """Golden-data runner for NKI-Agent benchmark tasks (run with /usr/bin/python3: needs numpy + torch).
 
 Modes
-  golden.py TASK_DIR --trial K --out DIR   generate trial K of a task into DIR
+  golden.py TASK_DIR --trial K --out DIR   generate trial K of a task into DIR (the pair may
+                                           repeat: several trials, one torch import)
   golden.py --check TASK_DIR...            validate tasks (reference runs, outputs match task.json)
   golden.py --versions                     print {"torch": ..., "numpy": ..., "python": ...} as JSON
 
@@ -368,22 +369,30 @@ def main(argv):
                 print(f"golden: {e}", file=sys.stderr)
                 print(f"FAIL {os.path.basename(os.path.normpath(task_dir))}")
         return 1 if failed else 0
-    if len(argv) == 5 and argv[1] == "--trial" and argv[3] == "--out":
+    # TASK_DIR followed by one or more "--trial K --out DIR" pairs (one torch import for all).
+    pairs = argv[1:]
+    if len(argv) >= 5 and len(pairs) % 4 == 0 and \
+            all(pairs[i] == "--trial" and pairs[i + 2] == "--out" for i in range(0, len(pairs), 4)):
+        jobs = []
+        for i in range(0, len(pairs), 4):
+            try:
+                trial = int(pairs[i + 1])
+            except ValueError:
+                trial = -1
+            if trial < 0:
+                print(f"golden: --trial needs a non-negative integer, got '{pairs[i + 1]}'",
+                      file=sys.stderr)
+                return 2
+            jobs.append((trial, pairs[i + 3]))
         try:
-            trial = int(argv[2])
-        except ValueError:
-            trial = -1
-        if trial < 0:
-            print(f"golden: --trial needs a non-negative integer, got '{argv[2]}'", file=sys.stderr)
-            return 2
-        try:
-            generate(argv[0], trial, argv[4])
+            for trial, out_dir in jobs:
+                generate(argv[0], trial, out_dir)
         except TaskError as e:
             print(f"golden: {e}", file=sys.stderr)
             return 1
         return 0
-    print("usage: golden.py TASK_DIR --trial K --out DIR | --check TASK_DIR... | --versions",
-          file=sys.stderr)
+    print("usage: golden.py TASK_DIR --trial K --out DIR [--trial K --out DIR]... | "
+          "--check TASK_DIR... | --versions", file=sys.stderr)
     return 2
 
 
