@@ -1,5 +1,9 @@
 #include "eval/runner.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -37,6 +41,29 @@ std::string relative_to(const fs::path& run_dir, const std::string& path) {
   return rel.string();
 }
 
+// Holds an exclusive flock on RUN_DIR/bench.lock for the lifetime of a bench, so two processes
+// never run the same episodes into one directory. The kernel drops the lock when the holder
+// dies, so a killed run never leaves a stale lock behind.
+class RunDirLock {
+ public:
+  explicit RunDirLock(const fs::path& run_dir) {
+    std::string path = (run_dir / "bench.lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error("cannot create " + path);
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+      ::close(fd_);
+      throw std::runtime_error("another bench is running in " + run_dir.string() +
+                               " (it holds bench.lock); wait for it or use another --run-dir");
+    }
+  }
+  ~RunDirLock() { ::close(fd_); }
+  RunDirLock(const RunDirLock&) = delete;
+  RunDirLock& operator=(const RunDirLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
 EpisodeRequest make_request(const RunConfig& c, const fs::path& run_dir, const WorkItem& item) {
   std::string sample_name = "s" + std::to_string(item.sample);
   std::string task_dir = safe_file_name(item.task.id);
@@ -62,6 +89,7 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
 
   fs::path run_dir = fs::absolute(options.run_dir).lexically_normal();
   fs::create_directories(run_dir);
+  RunDirLock lock(run_dir);
   ResultsDb db(results_db_path(run_dir.string()));
   db.init_run(config);
 

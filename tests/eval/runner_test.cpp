@@ -113,6 +113,24 @@ TEST(Runner, DifferentConfigIntoSameDirIsRefused) {
   EXPECT_NO_THROW(run_bench(opt, [](const EpisodeRequest& r) { return fake_outcome(r); }));
 }
 
+TEST(Runner, SecondConcurrentBenchInSameDirIsRefused) {
+  auto root = make_temp_dir("runner");
+  write_fake_tasks(root + "/tasks", 1);
+  auto opt = quiet_options(root + "/tasks", root + "/run");
+  bool inner_refused = false;
+  run_bench(opt, [&](const EpisodeRequest& r) {
+    if (r.task_id == "l1_t0") {
+      try {
+        run_bench(opt, [](const EpisodeRequest& q) { return fake_outcome(q); });
+      } catch (const std::runtime_error& e) {
+        inner_refused = std::string(e.what()).find("another bench is running") != std::string::npos;
+      }
+    }
+    return fake_outcome(r);
+  });
+  EXPECT_TRUE(inner_refused);
+}
+
 TEST(Runner, ShardRunsOnlyItsSlice) {
   auto root = make_temp_dir("runner");
   write_fake_tasks(root + "/tasks", 3);  // 9 tasks
