@@ -9,6 +9,7 @@
 #include <array>
 #include <bit>
 #include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -21,15 +22,25 @@ constexpr uint32_t kF32Inf = 0x7f800000u;
 inline uint32_t f32_bits(float v) { return std::bit_cast<uint32_t>(v); }
 inline float bits_f32(uint32_t b) { return std::bit_cast<float>(b); }
 
+// Branch-free select on bit patterns. With the default -ftrapping-math GCC refuses to if-convert
+// `c ? x : y` when x or y comes from a floating-point operation it would have to speculate, so
+// the loops below select through masks instead; that keeps them vectorisable.
+inline uint32_t select_u32(bool c, uint32_t a, uint32_t b) {
+  const uint32_t m = 0u - static_cast<uint32_t>(c);
+  return (a & m) | (b & ~m);
+}
+inline float select_f32(bool c, float a, float b) {
+  return bits_f32(select_u32(c, f32_bits(a), f32_bits(b)));
+}
+
 // Round to the nearest integer, ties to even, without libm (vectorisable). Adding and then
 // subtracting 2^23 leaves no fraction bits, and the hardware rounding mode (RNE) does the rest;
 // values with |v| >= 2^23 are already integers (or inf/NaN) and pass through.
 inline float round_half_even(float v) {
   constexpr float kTwo23 = 8388608.0f;
-  float a = v < 0 ? -v : v;
-  float r = (a + kTwo23) - kTwo23;
-  r = v < 0 ? -r : r;
-  return a < kTwo23 ? r : v;
+  const float a = std::fabs(v);
+  const float r = std::copysign((a + kTwo23) - kTwo23, v);
+  return select_f32(a < kTwo23, r, v);
 }
 
 // Narrow IEEE-style binary format with E exponent bits and M mantissa bits (E < 8), with
@@ -60,12 +71,13 @@ struct Narrow {
     // Subnormal result: count subnormal steps, rounding to nearest even. The scaling is by a
     // power of two, hence exact; the clamp keeps large inputs (unused here) finite.
     float steps = bits_f32(ax) * kSubScale;
-    steps = steps < 4096.0f ? steps : 4096.0f;
-    const uint32_t sub = static_cast<uint32_t>(round_half_even(steps));
-    uint32_t mag = ax < kMinNormalF32 ? sub : normal;
+    steps = select_f32(steps < 4096.0f, steps, 4096.0f);
+    // (Converted through int32: SSE2 has no float->uint32 vector conversion.)
+    const uint32_t sub = static_cast<uint32_t>(static_cast<int32_t>(round_half_even(steps)));
+    uint32_t mag = select_u32(ax < kMinNormalF32, sub, normal);
     // NaN: quiet NaN keeping the top payload bits.
     const uint32_t nan = kInf | (1u << (M - 1)) | ((ax >> kShift) & ((1u << M) - 1));
-    mag = ax > kF32Inf ? nan : mag;
+    mag = select_u32(ax > kF32Inf, nan, mag);
     return sign | mag;
   }
 
@@ -76,9 +88,9 @@ struct Narrow {
     const uint32_t man = em & ((1u << M) - 1);
     const uint32_t normal = (em << kShift) + kRebias;
     const uint32_t special = kF32Inf | (man << kShift);
-    const uint32_t sub = f32_bits(static_cast<float>(man) * kSubStep);
-    uint32_t mag = exp == kExpAll ? special : normal;
-    mag = exp == 0 ? sub : mag;
+    const uint32_t sub = f32_bits(static_cast<float>(static_cast<int32_t>(man)) * kSubStep);
+    uint32_t mag = select_u32(exp == kExpAll, special, normal);
+    mag = select_u32(exp == 0, sub, mag);
     return bits_f32(sign | mag);
   }
 };
@@ -95,7 +107,7 @@ inline uint32_t round_f32_bits(uint32_t x) {
   const uint32_t lsb = (x >> kDropBits) & 1u;
   const uint32_t rounded = (x + ((1u << (kDropBits - 1)) - 1) + lsb) >> kDropBits;
   const uint32_t quiet_nan = (x >> kDropBits) | (1u << (22 - kDropBits));
-  return is_nan ? quiet_nan : rounded;
+  return select_u32(is_nan, quiet_nan, rounded);
 }
 
 struct Fp8Tables {
@@ -122,8 +134,15 @@ inline T f32_to_int_sat(float v) {
   constexpr float kLo = static_cast<float>(kMin);  // 0 or -2^k: exact
   // max + 1 is a power of two, computed without rounding max itself.
   constexpr float kHiExcl = static_cast<float>(kMax / 2 + 1) * 2.0f;
+  // Largest float below kHiExcl (exact: kHiExcl is a power of two).
+  constexpr float kHiClamp = kHiExcl - kHiExcl * 0x1p-24f;
   const float r = round_half_even(v);
-  T out = r < kLo ? kMin : (r >= kHiExcl ? kMax : static_cast<T>(r));
+  // Clamp first so the conversion itself is always in range (no speculation of an invalid
+  // conversion, which would block vectorisation), then patch the saturated and NaN lanes.
+  float c = r < kLo ? kLo : r;
+  c = c < kHiClamp ? c : kHiClamp;  // NaN ends up here too; fixed below
+  T out = static_cast<T>(c);
+  out = r >= kHiExcl ? kMax : out;
   return r != r ? T(0) : out;
 }
 
