@@ -336,6 +336,18 @@ def generate(task_dir, trial, out_dir):
         json.dump(meta, f, indent=1)
 
 
+DEFAULT_TOLERANCE = {"float32": 1e-3, "float16": 5e-3, "bfloat16": 1e-2}
+
+
+def tolerance_of(task, dtype):
+    """(atol, rtol) for an output dtype: the task's override or the per-dtype default."""
+    tol = task.get("tolerance")
+    if isinstance(tol, dict):
+        return float(tol["atol"]), float(tol["rtol"])
+    d = DEFAULT_TOLERANCE.get(dtype, 0.0)
+    return d, d
+
+
 def check(task_dir):
     """Validates one task: manifest, reference runs, outputs match, forward is deterministic."""
     task = load_manifest(task_dir)
@@ -347,8 +359,16 @@ def check(task_dir):
             raise TaskError(f"{task_dir}: output {j} differs between two identical runs "
                             "(reference must be deterministic)")
     for j, a in enumerate(first):
-        if a.dtype.kind == "f" and a.size > 1 and float(np.abs(a).max()) == 0.0:
+        if a.dtype.kind != "f":
+            continue
+        if a.size > 1 and float(np.abs(a).max()) == 0.0:
             raise TaskError(f"{task_dir}: output {j} is all zeros (degenerate task)")
+        # A kernel that stores zeros must not pass: with tiny outputs the absolute tolerance
+        # alone would accept it (a known loophole of allclose-based benchmarks).
+        atol, rtol = tolerance_of(task, task["outputs"][j]["dtype"])
+        if np.all(np.abs(a) <= atol + rtol * np.abs(a)):
+            raise TaskError(f"{task_dir}: an all-zeros output {j} would pass atol={atol} "
+                            f"rtol={rtol}; scale the inputs up or tighten the tolerance")
 
 
 def main(argv):
