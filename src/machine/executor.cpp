@@ -1,12 +1,14 @@
 #include "machine/executor.h"
 
 #include <string>
+#include <variant>
 
 #include "base/dtype_convert.h"
 #include "machine/atom_env.h"
 #include "machine/exec_context.h"
 #include "machine/interpreter.h"
 #include "machine/memory.h"
+#include "machine/ops.h"
 #include "machine/sim_error.h"
 
 namespace nki::machine {
@@ -40,12 +42,38 @@ void load_argument(const ir::Kernel& k, Memory& mem, int t, const HostTensor& a,
   if (!s.written.empty()) std::fill(s.written.begin(), s.written.end(), 1);
 }
 
-HostTensor read_back(const ir::Kernel& k, Memory& mem, int t) {
+// Marks the root of every tensor an instruction may store into (dst, reduce_res; every operand
+// of a Custom instruction, conservatively).
+void mark_written(const std::vector<ir::Stmt>& body, const Memory& mem, std::vector<bool>& w) {
+  for (const ir::Stmt& s : body) {
+    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+      if (in->dst.tensor >= 0) w[static_cast<size_t>(mem.root(in->dst.tensor))] = true;
+      if (in->reduce_res && in->reduce_res->tensor >= 0)
+        w[static_cast<size_t>(mem.root(in->reduce_res->tensor))] = true;
+      if (in->op == ir::Opcode::Custom)
+        for (const ir::Operand& o : in->srcs)
+          if (!o.is_imm && o.access.tensor >= 0)
+            w[static_cast<size_t>(mem.root(o.access.tensor))] = true;
+    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      mark_written(lp->body, mem, w);
+    } else if (const auto* c = std::get_if<ir::If>(&s.node)) {
+      mark_written(c->then_body, mem, w);
+      mark_written(c->else_body, mem, w);
+    }
+  }
+}
+
+HostTensor read_back(const ir::Kernel& k, Memory& mem, int t, bool may_move) {
   const ir::TensorDecl& d = k.tensors[static_cast<size_t>(t)];
   HostTensor h;
   h.dtype = d.dtype;
   h.shape = d.shape;
   const int64_t n = h.element_count();
+  if (may_move && mem.root(t) == t && mem.storage_dtype(t) == d.dtype) {
+    h.data = mem.take_bytes(t);
+    if (static_cast<int64_t>(h.data.size()) == n * static_cast<int64_t>(dtype_size(d.dtype)))
+      return h;
+  }
   h.data.resize(static_cast<size_t>(n) * dtype_size(d.dtype));
   // Views (alias tensors) read their root's leading bytes at their own dtype.
   convert(mem.storage_dtype(t), mem.data(t), d.dtype, h.data.data(), static_cast<size_t>(n));
@@ -62,8 +90,26 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
                         " tensor argument(s), got " + std::to_string(args.size()));
   RunResult result;
   Memory mem(k, options);
+  std::vector<bool> written(k.tensors.size(), false);
+  mark_written(k.body, mem, written);
+  // Parameters the kernel never stores into are read in place from the caller's buffers.
+  std::vector<bool> borrowed(args.size(), false);
+  for (size_t i = 0; i < args.size(); ++i) {
+    int t = k.params[i];
+    if (t < 0 || t >= static_cast<int>(k.tensors.size()))
+      throw_sim_error(k, SourceLoc{}, "sim_bad_ir", "parameter refers to an unknown tensor");
+    const ir::TensorDecl& d = k.tensors[static_cast<size_t>(t)];
+    if (mem.root(t) == t && !written[static_cast<size_t>(t)] && args[i].dtype == d.dtype &&
+        args[i].shape == d.shape && mem.storage_dtype(t) == d.dtype &&
+        args[i].data.size() == static_cast<size_t>(args[i].element_count()) * dtype_size(d.dtype)) {
+      mem.borrow(t, args[i].data.data());
+      borrowed[i] = true;
+    }
+  }
   mem.allocate_persistent();
-  for (size_t i = 0; i < args.size(); ++i) load_argument(k, mem, k.params[i], args[i], i);
+  for (size_t i = 0; i < args.size(); ++i)
+    if (!borrowed[i]) load_argument(k, mem, k.params[i], args[i], i);
+  BlasSingleThread blas_guard;
 
   const ScopeInfo scopes = analyse_scopes(k);
   AtomEnv env(k);
@@ -84,8 +130,20 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
     }
   }
 
-  for (int t : k.outputs) result.outputs.push_back(read_back(k, mem, t));
-  for (int t : k.params) result.args_after.push_back(read_back(k, mem, t));
+  // Parameter contents after the run: for pass-by-reference kernels, or when a parameter was
+  // written (nt.mutable_tensor).
+  bool any_param_written = false;
+  for (int t : k.params) any_param_written |= written[static_cast<size_t>(mem.root(t))];
+  if (k.outputs.empty() || any_param_written)
+    for (size_t i = 0; i < k.params.size(); ++i)
+      result.args_after.push_back(borrowed[i] ? args[i]
+                                              : read_back(k, mem, k.params[i], false));
+  for (size_t i = 0; i < k.outputs.size(); ++i) {
+    int t = k.outputs[i];
+    bool last_use = true;
+    for (size_t j = i + 1; j < k.outputs.size(); ++j) last_use &= mem.root(k.outputs[j]) != mem.root(t);
+    result.outputs.push_back(read_back(k, mem, t, last_use));
+  }
   return result;
 }
 

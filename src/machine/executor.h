@@ -42,7 +42,9 @@ struct RunOptions {
 
 struct RunResult {
   std::vector<HostTensor> outputs;     // k.outputs order, at each output's dtype
-  std::vector<HostTensor> args_after;  // k.params order: parameter contents after the run
+  // k.params order: parameter contents after the run. Filled for pass-by-reference kernels
+  // (k.outputs empty) and whenever the kernel stores into a parameter; empty otherwise.
+  std::vector<HostTensor> args_after;
   std::vector<Diagnostic> warnings;
 };
 

@@ -112,21 +112,40 @@ void Memory::allocate(int t) {
                     "raise RunOptions::max_bytes or shrink the problem");
   in_use_ += bytes;
   s.bytes.assign(static_cast<size_t>(s.elements * dtype_size(s.dtype)), 0);
+  s.ptr = s.bytes.data();
   if (track_) s.written.assign(static_cast<size_t>(s.elements), 0);
   allocated_[t] = true;
 }
 
+void Memory::borrow(int t, const uint8_t* data) {
+  Storage& s = store_[t];
+  s.dtype = view_dtype_[t];
+  s.elements = ir::element_count(k_.tensors[t].shape);
+  s.ptr = const_cast<uint8_t*>(data);  // never written: the kernel has no store into it
+  s.borrowed = true;
+  if (track_) s.written.assign(static_cast<size_t>(s.elements), 1);
+  allocated_[t] = true;
+}
+
+std::vector<uint8_t> Memory::take_bytes(int t) {
+  Storage& s = store_[t];
+  if (s.borrowed || root_[t] != t) return {};
+  s.ptr = nullptr;
+  return std::move(s.bytes);
+}
+
 void Memory::fill_uninit(Storage& s) {
   if (dtype_is_float(s.dtype))
-    fill_float(s.dtype, s.bytes.data(), s.elements, std::numeric_limits<float>::quiet_NaN());
+    fill_float(s.dtype, s.ptr, s.elements, std::numeric_limits<float>::quiet_NaN());
   else
-    fill_int(s.dtype, s.bytes.data(), s.elements, kUninitIntSentinel);
+    fill_int(s.dtype, s.ptr, s.elements, kUninitIntSentinel);
   if (track_) std::fill(s.written.begin(), s.written.end(), 0);
 }
 
 void Memory::initialise(int t) {
   if (root_[t] != t) return;  // views never initialise their base
   Storage& s = store_[t];
+  if (s.borrowed) return;
   const ir::TensorDecl& d = k_.tensors[t];
   if (d.role == ir::TensorRole::Constant && !d.const_data.empty()) {
     int64_t want = s.elements * static_cast<int64_t>(dtype_size(d.dtype));
@@ -134,7 +153,7 @@ void Memory::initialise(int t) {
       throw_sim_error(k_, d.loc, "sim_bad_ir",
                       "constant '" + d.name + "' has " + std::to_string(d.const_data.size()) +
                           " bytes of data, expected " + std::to_string(want));
-    convert(d.dtype, d.const_data.data(), s.dtype, s.bytes.data(),
+    convert(d.dtype, d.const_data.data(), s.dtype, s.ptr,
             static_cast<size_t>(s.elements));
     if (track_) std::fill(s.written.begin(), s.written.end(), 1);
     return;
@@ -145,7 +164,7 @@ void Memory::initialise(int t) {
   }
   double v = d.init == ir::TensorInit::Zeros ? 0.0 : d.fill_value;
   if (dtype_is_float(s.dtype)) {
-    fill_float(s.dtype, s.bytes.data(), s.elements, static_cast<float>(v));
+    fill_float(s.dtype, s.ptr, s.elements, static_cast<float>(v));
   } else {
     // Integers: round half to even, then saturate (spec §7.3).
     double r = std::nearbyint(v);
@@ -161,7 +180,7 @@ void Memory::initialise(int t) {
       default: break;
     }
     if (s.dtype != DType::Bool) r = std::isnan(r) ? 0 : std::min(std::max(r, lo), hi);
-    fill_int(s.dtype, s.bytes.data(), s.elements, static_cast<int64_t>(r));
+    fill_int(s.dtype, s.ptr, s.elements, static_cast<int64_t>(r));
   }
   if (track_) std::fill(s.written.begin(), s.written.end(), 1);
 }
@@ -169,7 +188,7 @@ void Memory::initialise(int t) {
 void Memory::allocate_persistent() {
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     int id = static_cast<int>(t);
-    if (root_[t] != id || !is_persistent(id)) continue;
+    if (root_[t] != id || !is_persistent(id) || allocated_[t]) continue;
     allocate(id);
     initialise(id);
   }

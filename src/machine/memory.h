@@ -25,7 +25,9 @@ inline constexpr int64_t kUninitIntSentinel = 4;
 struct Storage {
   DType dtype = DType::Float32;   // dtype of the elements held in `bytes`
   int64_t elements = 0;
-  std::vector<uint8_t> bytes;
+  std::vector<uint8_t> bytes;     // owned elements (empty when borrowed)
+  uint8_t* ptr = nullptr;          // the elements: bytes.data() or a borrowed host buffer
+  bool borrowed = false;
   std::vector<uint8_t> written;   // warn_uninit shadow: 1 per element once written
 };
 
@@ -34,6 +36,12 @@ class Memory {
   // Validates aliases and sizes; allocates nothing yet.
   Memory(const ir::Kernel& k, const RunOptions& opt);
 
+  // Uses a caller-owned buffer (already at the storage dtype) for a root tensor the kernel never
+  // writes, instead of a copy. Must precede allocate_persistent().
+  void borrow(int tensor, const uint8_t* data);
+  // Moves a root tensor's owned bytes out (after the run), or returns an empty vector when the
+  // storage is borrowed.
+  std::vector<uint8_t> take_bytes(int tensor);
   // Allocates and initialises the tensors that persist across SPMD instances.
   void allocate_persistent();
   // Allocates (first call) and re-initialises every per-instance tensor.
@@ -45,7 +53,7 @@ class Memory {
   int root(int tensor) const { return root_[tensor]; }
   // Dtype of the elements as addressed through `tensor` (its alias view included).
   DType storage_dtype(int tensor) const { return view_dtype_[tensor]; }
-  uint8_t* data(int tensor) { return store_[root_[tensor]].bytes.data(); }
+  uint8_t* data(int tensor) { return store_[root_[tensor]].ptr; }
   Storage& storage(int tensor) { return store_[root_[tensor]]; }
   // Shadow bytes for `tensor`, or nullptr when not tracked (warn_uninit off, or a view that
   // reinterprets its root at another element width).

@@ -18,6 +18,18 @@ void exec_scan(ExecContext& cx, const ir::Instr& in);
 void exec_matmul(ExecContext& cx, const ir::Instr& in);
 void exec_custom(ExecContext& cx, const ir::Instr& in);
 
+// Keeps BLAS single-threaded while alive (the simulator's GEMMs are tile-sized).
+class BlasSingleThread {
+ public:
+  BlasSingleThread();
+  ~BlasSingleThread();
+  BlasSingleThread(const BlasSingleThread&) = delete;
+  BlasSingleThread& operator=(const BlasSingleThread&) = delete;
+
+ private:
+  int saved_;
+};
+
 // Folds `values` (P rows of F fp32 values, row-major; `mask` nullable, same layout) into the
 // accumulator registers of `engine` per reduce_cmd, then writes the registers to `reduce_res`
 // when given. Shared by activation and tensor_scalar_reduce.

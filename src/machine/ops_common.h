@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "ir/ir.h"
@@ -14,11 +16,34 @@
 
 namespace nki::machine {
 
+// An uninitialised scratch array (no zero-fill: gathers overwrite every element).
+template <class T>
+class Scratch {
+ public:
+  Scratch() = default;
+  explicit Scratch(int64_t n) : p_(new T[static_cast<size_t>(n)]), n_(n) {}
+  T* data() { return p_.get(); }
+  const T* data() const { return p_.get(); }
+  T* begin() { return p_.get(); }
+  T* end() { return p_.get() + n_; }
+  T& operator[](size_t i) { return p_[i]; }
+  const T& operator[](size_t i) const { return p_[i]; }
+  int64_t size() const { return n_; }
+  void assign(int64_t n, T v) {
+    *this = Scratch(n);
+    std::fill(begin(), end(), v);
+  }
+
+ private:
+  std::unique_ptr<T[]> p_;
+  int64_t n_ = 0;
+};
+
 // Allocates scratch of n elements of T after checking the memory limit.
 template <class T>
-std::vector<T> scratch(ExecContext& cx, int64_t n) {
+Scratch<T> scratch(ExecContext& cx, int64_t n) {
   cx.mem.check_scratch(n * static_cast<int64_t>(sizeof(T)), "instruction '" + cx.instr->name + "'");
-  return std::vector<T>(static_cast<size_t>(n));
+  return Scratch<T>(n);
 }
 
 // Resolves a tensor operand whose iteration space must match `shape` element for element;
@@ -33,7 +58,7 @@ inline View operand_view(ExecContext& cx, const ir::Access& a, const std::vector
 
 // An fp32 input: a broadcast scalar, tensor storage used in place, or a gathered copy.
 struct F32In {
-  std::vector<float> buf;
+  Scratch<float> buf;
   const float* p = nullptr;
   bool scalar = false;
   int tensor = -1;
@@ -72,7 +97,7 @@ inline F32In load_f32(ExecContext& cx, const ir::Operand& o, const std::vector<i
 }
 
 struct I64In {
-  std::vector<int64_t> buf;
+  Scratch<int64_t> buf;
   bool scalar = false;
 };
 
@@ -94,7 +119,7 @@ inline I64In load_i64(ExecContext& cx, const ir::Operand& o, const std::vector<i
 // Destination for fp32 results: dense fp32 storage written in place, or scratch scattered (with
 // the dst dtype cast) by finish().
 struct F32Out {
-  std::vector<float> buf;
+  Scratch<float> buf;
   float* p = nullptr;
   bool direct = false;
 };

@@ -68,20 +68,20 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
 
   if (s0.is_imm) {  // nl.store(dst, value=scalar) and friends
     if (is_int(dst.dtype) && imm_is_integral(s0.imm) && (!in.rmw || is_bitvec(*in.rmw))) {
-      std::vector<int64_t> v = scratch<int64_t>(cx, n);
+      auto v = scratch<int64_t>(cx, n);
       std::fill(v.begin(), v.end(), static_cast<int64_t>(s0.imm));
       if (in.rmw) {
-        std::vector<int64_t> d = scratch<int64_t>(cx, n);
+        auto d = scratch<int64_t>(cx, n);
         cx.note_uninit(gather_i64(dst, m, d.data()), dst.tensor);
         alu_i64(*in.rmw, d.data(), false, v.data(), false, v.data(), n);
       }
       scatter_i64(dst, m, v.data());
       return;
     }
-    std::vector<float> v = scratch<float>(cx, n);
+    auto v = scratch<float>(cx, n);
     std::fill(v.begin(), v.end(), static_cast<float>(s0.imm));
     if (in.rmw) {
-      std::vector<float> d = scratch<float>(cx, n);
+      auto d = scratch<float>(cx, n);
       cx.note_uninit(gather_f32(dst, m, d.data()), dst.tensor);
       alu_f32(*in.rmw, d.data(), false, v.data(), false, v.data(), n);
     }
@@ -96,12 +96,8 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   if (!in.rmw && src.dtype == dst.dtype) {
     // Bit-exact copy (spec §7.3: no conversion when dtypes are equal).
     const size_t es = dst.elem_size;
-    if (m == nullptr && src.contiguous() && dst.contiguous() && dst.shadow == nullptr) {
-      std::memmove(dst.data + dst.base * static_cast<int64_t>(es),
-                   src.data + src.base * static_cast<int64_t>(es), static_cast<size_t>(n) * es);
-      return;
-    }
-    std::vector<uint8_t> tmp = scratch<uint8_t>(cx, n * static_cast<int64_t>(es));
+    if (m == nullptr && copy_raw_direct(src, dst)) return;
+    auto tmp = scratch<uint8_t>(cx, n * static_cast<int64_t>(es));
     cx.note_uninit(gather_raw(src, m, tmp.data()), src.tensor);
     scatter_raw(dst, m, tmp.data());
     return;
@@ -112,17 +108,17 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   const bool bitvec_rmw = in.rmw && is_bitvec(*in.rmw);
   if (!indirect_rmw && ((both_int && int_op) || bitvec_rmw)) {
     // Integer to integer: exact 64-bit arithmetic, saturating on store.
-    std::vector<int64_t> v = scratch<int64_t>(cx, n);
+    auto v = scratch<int64_t>(cx, n);
     cx.note_uninit(gather_i64(src, m, v.data()), src.tensor);
     if (in.rmw) {
-      std::vector<int64_t> d = scratch<int64_t>(cx, n);
+      auto d = scratch<int64_t>(cx, n);
       cx.note_uninit(gather_i64(dst, m, d.data()), dst.tensor);
       alu_i64(*in.rmw, d.data(), false, v.data(), false, v.data(), n);
     }
     scatter_i64(dst, m, v.data());
     return;
   }
-  std::vector<float> v = scratch<float>(cx, n);
+  auto v = scratch<float>(cx, n);
   cx.note_uninit(gather_f32(src, m, v.data()), src.tensor);
   if (indirect_rmw) {
     // Indirect read-modify-write (atomic_rmw, dma_copy with dst_rmw_op): several elements may
@@ -131,7 +127,7 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
     return;
   }
   if (in.rmw) {
-    std::vector<float> d = scratch<float>(cx, n);
+    auto d = scratch<float>(cx, n);
     cx.note_uninit(gather_f32(dst, m, d.data()), dst.tensor);
     alu_f32(*in.rmw, d.data(), false, v.data(), false, v.data(), n);
   }
@@ -160,7 +156,7 @@ void exec_alu(ExecContext& cx, const ir::Instr& in) {
     I64In A = load_i64(cx, a, shape, m), B = load_i64(cx, b, shape, m);
     I64In C;
     if (in.has_second) C = load_i64(cx, in.srcs[2], shape, m);
-    std::vector<int64_t> out = scratch<int64_t>(cx, n);
+    auto out = scratch<int64_t>(cx, n);
     alu_i64(in.alu0, A.buf.data(), A.scalar, B.buf.data(), B.scalar, out.data(), n);
     if (in.has_second)
       alu_i64(in.alu1, out.data(), false, C.buf.data(), C.scalar, out.data(), n);
@@ -200,7 +196,7 @@ void exec_activation(ExecContext& cx, const ir::Instr& in) {
 
   if (in.act == ir::Act::Invert && is_int(dst.dtype)) {  // bitwise NOT on integer bits
     I64In s = load_i64(cx, in.srcs[0], shape, m);
-    std::vector<int64_t> out = scratch<int64_t>(cx, n);
+    auto out = scratch<int64_t>(cx, n);
     for (int64_t i = 0; i < n; ++i) {
       int64_t x = s.buf[s.scalar ? 0 : static_cast<size_t>(i)];
       switch (dst.dtype) {
@@ -251,7 +247,7 @@ void exec_memset(ExecContext& cx, const ir::Instr& in) {
   const int64_t n = dst.count();
   const double v = in.srcs[0].imm;
   if (is_int(dst.dtype) && imm_is_integral(v)) {
-    std::vector<int64_t> buf = scratch<int64_t>(cx, n);
+    auto buf = scratch<int64_t>(cx, n);
     std::fill(buf.begin(), buf.end(), static_cast<int64_t>(v));
     scatter_i64(dst, m, buf.data());
     return;
@@ -268,7 +264,7 @@ void exec_iota(ExecContext& cx, const ir::Instr& in) {
   const uint8_t* m = act.ptr();
   View dst = resolve(cx, in.dst, m);
   const int64_t n = dst.count();
-  std::vector<int64_t> buf = scratch<int64_t>(cx, n);
+  auto buf = scratch<int64_t>(cx, n);
   const int64_t rest = cx.env.eval(in.iota.rest);
   std::vector<int64_t> k(shape.size(), 0);
   for (int64_t f = 0; f < n; ++f) {
@@ -298,7 +294,7 @@ void exec_select(ExecContext& cx, const ir::Instr& in) {
   View dst = resolve(cx, in.dst, m);
   const int64_t n = dst.count();
 
-  std::vector<uint8_t> cond = scratch<uint8_t>(cx, n);
+  auto cond = scratch<uint8_t>(cx, n);
   if (affine) {
     const ir::Predicate& p = *in.select_pred;
     const int64_t rest = cx.env.eval(p.rest);
@@ -322,7 +318,7 @@ void exec_select(ExecContext& cx, const ir::Instr& in) {
   };
   if (is_int(dst.dtype) && int_operand(on_true) && int_operand(on_false)) {
     I64In T = load_i64(cx, on_true, shape, m), F = load_i64(cx, on_false, shape, m);
-    std::vector<int64_t> out = scratch<int64_t>(cx, n);
+    auto out = scratch<int64_t>(cx, n);
     for (int64_t f = 0; f < n; ++f)
       out[static_cast<size_t>(f)] = cond[static_cast<size_t>(f)]
                                         ? T.buf[T.scalar ? 0 : static_cast<size_t>(f)]

@@ -3,6 +3,7 @@
 // already held rounded) and multiplied with cblas_sgemm.
 #include <cblas.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "machine/ops.h"
@@ -14,7 +15,7 @@ namespace {
 
 // A [rows, cols] fp32 matrix: storage used in place when rows are stride-1, else a dense copy.
 struct Matrix {
-  std::vector<float> buf;
+  Scratch<float> buf;
   const float* p = nullptr;
   int64_t ld = 0;
 };
@@ -45,6 +46,12 @@ Matrix load_matrix(ExecContext& cx, const ir::Access& a, int64_t rows, int64_t c
 
 }  // namespace
 
+// Tiles are at most 128x512x128: OpenBLAS threading only adds synchronisation cost there.
+BlasSingleThread::BlasSingleThread() : saved_(openblas_get_num_threads()) {
+  openblas_set_num_threads(1);
+}
+BlasSingleThread::~BlasSingleThread() { openblas_set_num_threads(saved_); }
+
 void exec_matmul(ExecContext& cx, const ir::Instr& in) {
   if (in.srcs.size() < 2 || in.srcs[0].is_imm || in.srcs[1].is_imm)
     cx.fail("sim_bad_ir", "matmul needs stationary and moving tensor operands");
@@ -70,7 +77,7 @@ void exec_matmul(ExecContext& cx, const ir::Instr& in) {
   // Result written in place when the destination is fp32 with unit inner stride.
   float* c = nullptr;
   int64_t ldc = N;
-  std::vector<float> cbuf;
+  Scratch<float> cbuf;
   if (m == nullptr && dst.shadow == nullptr && dst.dtype == DType::Float32 &&
       dst.indirect.empty()) {
     if (dst.contiguous()) {
@@ -84,7 +91,10 @@ void exec_matmul(ExecContext& cx, const ir::Instr& in) {
   const bool direct = c != nullptr;
   if (!direct) {
     cbuf = scratch<float>(cx, M * N);
-    if (in.accumulate) cx.note_uninit(gather_f32(dst, m, cbuf.data()), dst.tensor);
+    if (in.accumulate)
+      cx.note_uninit(gather_f32(dst, m, cbuf.data()), dst.tensor);
+    else
+      std::fill(cbuf.begin(), cbuf.end(), 0.0f);
     c = cbuf.data();
   } else if (!in.accumulate) {
     // BLAS may compute beta*C even for beta == 0; clear so NaN garbage cannot leak in.

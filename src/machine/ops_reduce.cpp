@@ -100,9 +100,9 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
   const uint8_t* dm = m ? dmask.data() : nullptr;
 
   if (is_bitvec(in.alu0)) {
-    std::vector<int64_t> buf = scratch<int64_t>(cx, kept * red);
+    auto buf = scratch<int64_t>(cx, kept * red);
     cx.note_uninit(gather_i64(src, m, buf.data()), src.tensor);
-    std::vector<int64_t> out = scratch<int64_t>(cx, kept);
+    auto out = scratch<int64_t>(cx, kept);
     for (int64_t o = 0; o < kept; ++o) {
       int64_t acc = alu_identity_i64(in.alu0);
       for (int64_t i = 0; i < red; ++i)
@@ -112,9 +112,9 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
     scatter_i64(dst, dm, out.data());
     return;
   }
-  std::vector<float> buf = scratch<float>(cx, kept * red);
+  auto buf = scratch<float>(cx, kept * red);
   cx.note_uninit(gather_f32(src, m, buf.data()), src.tensor);
-  std::vector<float> out = scratch<float>(cx, kept);
+  auto out = scratch<float>(cx, kept);
   const float id = alu_identity(in.alu0);
   for (int64_t o = 0; o < kept; ++o) {
     const float* row = buf.data() + o * red;

@@ -113,6 +113,12 @@ void store_int(DType t, uint8_t* p, int64_t v) {
   }
 }
 
+int64_t ir_count(const std::vector<int64_t>& s) {
+  int64_t n = 1;
+  for (int64_t d : s) n *= d;
+  return n;
+}
+
 }  // namespace
 
 int64_t saturate_int(DType t, int64_t v) {
@@ -203,6 +209,63 @@ void scatter_i64(const View& v, const uint8_t* mask, const int64_t* in) {
       }
     }
   });
+}
+
+bool copy_raw_direct(const View& src, const View& dst) {
+  if (!src.indirect.empty() || !dst.indirect.empty() || !src.dropped.empty() ||
+      !dst.dropped.empty() || src.shadow || dst.shadow || src.data == dst.data ||
+      src.shape != dst.shape || src.elem_size != dst.elem_size)
+    return false;
+  // Joint collapse: drop size-1 dims, merge a dim into the previous one when both views allow.
+  std::vector<int64_t> shape, ss, ds;
+  for (size_t j = 0; j < src.shape.size(); ++j) {
+    const int64_t n = src.shape[j];
+    if (n == 0) return true;
+    if (n == 1) continue;
+    if (!shape.empty() && ss.back() == src.strides[j] * n && ds.back() == dst.strides[j] * n) {
+      shape.back() *= n;
+      ss.back() = src.strides[j];
+      ds.back() = dst.strides[j];
+    } else {
+      shape.push_back(n);
+      ss.push_back(src.strides[j]);
+      ds.push_back(dst.strides[j]);
+    }
+  }
+  if (shape.empty()) {
+    shape = {1};
+    ss = {1};
+    ds = {1};
+  }
+  const size_t outer = shape.size() - 1;
+  const int64_t len = shape[outer], sst = ss[outer], dst_st = ds[outer];
+  const int64_t es = static_cast<int64_t>(src.elem_size);
+  std::vector<int64_t> idx(outer, 0);
+  int64_t so = src.base, d_o = dst.base;
+  const int64_t total = ir_count(shape);
+  for (int64_t done = 0; done < total; done += len) {
+    const uint8_t* sp = src.data + so * es;
+    uint8_t* dp = dst.data + d_o * es;
+    if (sst == 1 && dst_st == 1) {
+      std::memcpy(dp, sp, static_cast<size_t>(len * es));
+    } else if (sst == 1) {
+      dense_to_strided(sp, src.elem_size, len, dp, dst_st);
+    } else if (dst_st == 1) {
+      strided_to_dense(sp, sst, src.elem_size, len, dp);
+    } else {
+      for (int64_t i = 0; i < len; ++i)
+        std::memcpy(dp + i * dst_st * es, sp + i * sst * es, src.elem_size);
+    }
+    for (size_t d = outer; d-- > 0;) {
+      so += ss[d];
+      d_o += ds[d];
+      if (++idx[d] < shape[d]) break;
+      so -= ss[d] * shape[d];
+      d_o -= ds[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return true;
 }
 
 bool gather_raw(const View& v, const uint8_t* mask, uint8_t* out) {

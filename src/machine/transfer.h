@@ -24,6 +24,11 @@ void scatter_i64(const View& v, const uint8_t* mask, const int64_t* in);
 bool gather_raw(const View& v, const uint8_t* mask, uint8_t* out);
 void scatter_raw(const View& v, const uint8_t* mask, const uint8_t* in);
 
+// Direct strided copy of raw elements between two views of equal shape and storage dtype, with
+// no scratch buffer. Returns false (and does nothing) when not applicable: masks, indirection,
+// differing shapes, shadow tracking, or both views on the same storage.
+bool copy_raw_direct(const View& src, const View& dst);
+
 // Pointer to the view's elements when they are fp32 and one stride-1 run; else nullptr.
 inline float* contiguous_f32(const View& v) {
   if (v.dtype != DType::Float32 || !v.contiguous()) return nullptr;
