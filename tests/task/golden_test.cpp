@@ -220,3 +220,38 @@ TEST_F(GoldenTest, AllTasksPassGoldenCheck) {
 
 }  // namespace
 }  // namespace nki
+
+namespace nki {
+namespace {
+
+// golden.py's own command line: clear messages and distinct exit codes for bad use.
+TEST_F(GoldenTest, GoldenScriptCommandLineErrors) {
+  ProcessOptions o;
+  o.timeout_seconds = 120;
+  ProcessResult usage = run_process({python_.path, golden_script_path()}, o);
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_NE(usage.err.find("usage: golden.py"), std::string::npos) << usage.err;
+
+  ProcessResult bad_trial = run_process(
+      {python_.path, golden_script_path(), tmp_, "--trial", "x", "--out", tmp_ + "/o"}, o);
+  EXPECT_EQ(bad_trial.exit_code, 2);
+  EXPECT_NE(bad_trial.err.find("--trial needs a non-negative integer"), std::string::npos);
+
+  std::string dir = tmp_ + "/t_broken";
+  fs::create_directories(dir);
+  write(dir + "/task.json", "{\"id\": \"t_broken\",");
+  ProcessResult broken = run_process({python_.path, golden_script_path(), "--check", dir}, o);
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find("t_broken/task.json: invalid JSON"), std::string::npos) << broken.err;
+  EXPECT_NE(broken.out.find("FAIL t_broken"), std::string::npos);
+
+  std::string renamed = kTinyTask;
+  renamed.replace(renamed.find("t_tiny"), 6, "t_broken");
+  write(dir + "/task.json", renamed);
+  ProcessResult no_ref = run_process({python_.path, golden_script_path(), "--check", dir}, o);
+  EXPECT_EQ(no_ref.exit_code, 1);
+  EXPECT_NE(no_ref.err.find("reference.py: file not found"), std::string::npos) << no_ref.err;
+}
+
+}  // namespace
+}  // namespace nki
