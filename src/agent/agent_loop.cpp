@@ -167,7 +167,8 @@ EpisodeResult Episode::run() {
                  {"mode", mode_name(config_.mode)},
                  {"max_turns", max_turns},
                  {"system", conv_.system},
-                 {"tools", conv_.tools.empty() ? ojson::array() : ojson({"compile_kernel", "verify_kernel"})}});
+                 {"tools", conv_.tools.empty() ? ojson::array() : ojson({"compile_kernel", "verify_kernel"})},
+                 {"note", config_.note}});
 
   for (turn_ = 1; turn_ <= max_turns; ++turn_) {
     if (budget_stop()) break;

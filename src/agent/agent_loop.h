@@ -33,6 +33,7 @@ struct EpisodeConfig {
   double max_wall_s = 0;     // 0: unlimited; checked before each model call
   std::string task_id;       // recorded in the transcript header
   std::string model_label;   // e.g. "openai:gpt-4o"; defaults to the client's name()
+  std::string note;          // free text for the transcript header (e.g. "scripted example")
 };
 
 // What one model turn did, for per-turn reports.

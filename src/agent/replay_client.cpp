@@ -15,11 +15,14 @@ std::unique_ptr<ReplayClient> ReplayClient::from_transcript(const std::string& p
   } catch (const IoError& e) {
     throw ModelError(ModelErrorKind::Replay, std::string("replay: ") + e.what());
   }
-  std::string model = "unknown";
+  std::string model = "unknown", mode;
   std::vector<ModelReply> replies;
   for (const auto& ev : file.events) {
     std::string type = ev.value("type", "");
-    if (type == "header") model = ev.value("model", model);
+    if (type == "header") {
+      model = ev.value("model", model);
+      mode = ev.value("mode", mode);
+    }
     if (type != "response") continue;
     try {
       ModelReply r;
@@ -35,7 +38,9 @@ std::unique_ptr<ReplayClient> ReplayClient::from_transcript(const std::string& p
   }
   if (replies.empty())
     throw ModelError(ModelErrorKind::Replay, "replay: " + path + " has no response events");
-  return std::make_unique<ReplayClient>(std::move(replies), model);
+  auto client = std::make_unique<ReplayClient>(std::move(replies), model);
+  client->recorded_mode_ = mode;
+  return client;
 }
 
 ModelReply ReplayClient::complete(const Conversation&) {

@@ -26,11 +26,14 @@ class ReplayClient : public ModelClient {
   std::string name() const override { return "replay:" + recorded_model_; }
 
   const std::string& recorded_model() const { return recorded_model_; }
+  // The recorded episode's mode ("agent", ...), empty when the header lacks it.
+  const std::string& recorded_mode() const { return recorded_mode_; }
   size_t remaining() const { return replies_.size() - next_; }
 
  private:
   std::vector<ModelReply> replies_;
   std::string recorded_model_;
+  std::string recorded_mode_;
   size_t next_ = 0;
 };
 

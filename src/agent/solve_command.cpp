@@ -92,7 +92,10 @@ SolveOptions parse_solve_args(int argc, char** argv) {
     }
     if (arg == "--task") o.task_id = value;
     else if (arg == "--model") o.model_spec = value;
-    else if (arg == "--mode") o.mode = mode_from_name(value);
+    else if (arg == "--mode") {
+      o.mode = mode_from_name(value);
+      o.mode_given = true;
+    }
     else if (arg == "--max-turns") {
       double n = parse_number(arg, value);
       if (n < 1 || n > 1000 || n != static_cast<int>(n))
@@ -117,18 +120,19 @@ SolveOptions parse_solve_args(int argc, char** argv) {
   return o;
 }
 
-SolveOutcome run_solve(const SolveOptions& o, const SolveDeps& deps) {
+SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
   if (!deps.load_task || !deps.make_tools)
     throw std::invalid_argument("solve: task loader and tools factory are not wired");
+  SolveOptions o = options;
   std::string prompts_dir = resolve_prompts_dir(o.prompts_dir);
   TaskInfo task = deps.load_task(o.task_id);
-  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
 
   std::unique_ptr<ModelClient> client;
   std::string model_label = o.model_spec;
   if (!o.replay_path.empty()) {
     auto replay = ReplayClient::from_transcript(o.replay_path);
     if (model_label.empty()) model_label = replay->recorded_model();
+    if (!o.mode_given && !replay->recorded_mode().empty()) o.mode = mode_from_name(replay->recorded_mode());
     client = std::move(replay);
   } else {
     ClientOptions co;
@@ -141,6 +145,7 @@ SolveOutcome run_solve(const SolveOptions& o, const SolveDeps& deps) {
     co.prices = std::make_shared<const PriceTable>(PriceTable::load(prices));
     client = deps.make_client ? deps.make_client(co) : make_model_client(co);
   }
+  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
   std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id);
 
   fs::path out = o.out_dir.empty() ? fs::path("runs") / o.task_id : fs::path(o.out_dir);

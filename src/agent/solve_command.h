@@ -27,6 +27,7 @@ struct SolveOptions {
   std::string task_id;
   std::string model_spec;      // required unless replaying
   Mode mode = Mode::Agent;
+  bool mode_given = false;     // false: a replay runs in its recorded mode
   int max_turns = 10;
   std::string out_dir;         // default runs/<task_id>
   std::string replay_path;

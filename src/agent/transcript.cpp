@@ -88,7 +88,7 @@ Usage usage_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::ordered_json tool_result_to_json(const ToolResult& r) {
-  return {{"passed", r.passed}, {"failure", failure_kind_name(r.failure)}, {"code", r.code},
+  return {{"passed", r.passed}, {"failure", r.passed ? "none" : failure_kind_name(r.failure)}, {"code", r.code},
           {"text", r.text}};
 }
 
