@@ -5,14 +5,11 @@
 
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "base/diagnostic.h"
 #include "base/npy.h"
@@ -108,8 +105,9 @@ void remove_stale_temporaries(const std::string& root) {
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::path& p = it->path();
     if (p.filename().string().rfind(".tmp-", 0) != 0) continue;
-    auto mtime = fs::last_write_time(p, ec);
-    if (!ec && now - mtime > std::chrono::hours(1)) fs::remove_all(p, ec);
+    std::error_code entry_ec;  // a failure on one entry must not end the scan
+    auto mtime = fs::last_write_time(p, entry_ec);
+    if (!entry_ec && now - mtime > std::chrono::hours(1)) fs::remove_all(p, entry_ec);
   }
 }
 
