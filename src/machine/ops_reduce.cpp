@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "machine/engine_math.h"
+#include "machine/reduce.h"
 #include "machine/ops.h"
 #include "machine/ops_common.h"
 
@@ -21,8 +22,12 @@ void accumulate_registers(ExecContext& cx, const ir::Instr& in, const float* val
       float r = regs[static_cast<size_t>(p)];
       const float* row = values + p * F;
       const uint8_t* mrow = mask ? mask + p * F : nullptr;
-      for (int64_t f = 0; f < F; ++f)
-        if (!mrow || mrow[f]) r = alu_scalar(op, r, row[f]);
+      if (!mrow) {
+        r = fold(static_cast<AluOp>(op), r, row, static_cast<size_t>(F));
+      } else {
+        for (int64_t f = 0; f < F; ++f)
+          if (mrow[f]) r = alu_scalar(op, r, row[f]);
+      }
       regs[static_cast<size_t>(p)] = r;
     }
   }
@@ -122,12 +127,8 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
     if (m) {
       for (int64_t i = 0; i < red; ++i)
         if (m[o * red + i]) acc = alu_scalar(in.alu0, acc, row[i]);
-    } else if (in.alu0 == ir::Alu::Add) {
-      for (int64_t i = 0; i < red; ++i) acc += row[i];
-    } else if (in.alu0 == ir::Alu::Maximum) {
-      for (int64_t i = 0; i < red; ++i) acc = alu_scalar(ir::Alu::Maximum, acc, row[i]);
     } else {
-      for (int64_t i = 0; i < red; ++i) acc = alu_scalar(in.alu0, acc, row[i]);
+      acc = fold(static_cast<AluOp>(in.alu0), acc, row, static_cast<size_t>(red));
     }
     out[static_cast<size_t>(o)] = in.negate ? -acc : acc;
   }
