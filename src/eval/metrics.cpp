@@ -1,6 +1,7 @@
 #include "eval/metrics.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <stdexcept>
 #include <unordered_map>
@@ -21,6 +22,15 @@ const std::vector<VerdictKind>& failure_kinds() {
       VerdictKind::CompileError, VerdictKind::RuntimeError, VerdictKind::Mismatch,
       VerdictKind::NoCode,       VerdictKind::ApiError,     VerdictKind::BudgetExhausted};
   return kinds;
+}
+
+Interval wilson_interval(const PassCount& c, double z) {
+  if (c.total == 0) return {0.0, 1.0};
+  double n = c.total, p = c.rate(), z2 = z * z;
+  double denom = 1.0 + z2 / n;
+  double center = (p + z2 / (2 * n)) / denom;
+  double half = z * std::sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom;
+  return {std::max(0.0, center - half), std::min(1.0, center + half)};
 }
 
 int shard_size(int total, const ShardSpec& s) {

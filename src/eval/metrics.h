@@ -22,6 +22,15 @@ struct PassCount {
   double rate() const { return total == 0 ? 0.0 : static_cast<double>(passed) / total; }
 };
 
+// Wilson score interval for a pass rate (z = 1.96: 95%). Unlike the normal approximation it
+// stays inside [0, 1] and is honest at 0/n and n/n, which small subsets hit often. Reports show
+// it next to the overall rate so two runs can be compared with their noise in view.
+struct Interval {
+  double lo = 0.0;
+  double hi = 1.0;
+};
+Interval wilson_interval(const PassCount& c, double z = 1.96);
+
 // One episode as the per-task table shows it.
 struct SampleResult {
   int sample = 0;

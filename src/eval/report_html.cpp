@@ -200,7 +200,8 @@ void summary_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
   std::set<int> ks;
   for (const auto& r : runs)
     for (const auto& [k, _] : r.pass_at_k) ks.insert(k);
-  s << "<h2>Ablation table</h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Run</th><th>Overall</th>";
+  s << "<h2>Ablation table</h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Run</th><th>Overall</th>"
+       "<th>95% CI</th>";
   for (int l : levels) s << "<th>Level " << l << "</th>";
   s << "<th>Strict 1e-3</th>";
   for (int k : ks) s << "<th>pass@" << k << "</th>";
@@ -212,6 +213,8 @@ void summary_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
     const auto& r = runs[i];
     s << "<tr><td><span class=\"swatch\" style=\"--c:" << series_color(i) << "\"></span>" << html_escape(r.label)
       << "</td><td>" << cell(r.overall) << "</td>";
+    Interval ci = wilson_interval(r.overall);
+    s << "<td>" << (r.overall.total ? fixed(100 * ci.lo, 1) + "\u2013" + percent(ci.hi) : "\u2013") << "</td>";
     for (int l : levels) s << "<td>" << cell(r.by_level.count(l) ? r.by_level.at(l) : PassCount{}) << "</td>";
     s << "<td>" << cell(r.strict_overall) << "</td>";
     for (int k : ks) {
@@ -222,7 +225,8 @@ void summary_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
     }
     s << "<td>" << (r.overall.passed ? fixed(r.mean_turns_to_pass, 2) : "\u2013") << "</td></tr>";
   }
-  s << "</tbody></table></div><p class=\"note\">Overall and level columns use each task's tolerance (the verdict); "
+  s << "</tbody></table></div><p class=\"note\">95% CI is the Wilson score interval of the overall rate. "
+       "Overall and level columns use each task's tolerance (the verdict); "
        "strict re-judges the same kernels at atol=rtol=1e-3 on every output. pass@k is the unbiased "
        "estimator over the samples of each task.</p>";
 }

@@ -50,20 +50,23 @@ void runs_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
 
 void pass_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
   auto levels = all_levels(runs);
-  s << "## Pass rate (task tolerance)\n\n| Run | Overall |";
+  s << "## Pass rate (task tolerance)\n\n| Run | Overall | 95% CI |";
   for (int l : levels) s << " Level " << l << " |";
-  s << " Strict 1e-3 |\n|---|---:|";
+  s << " Strict 1e-3 |\n|---|---:|---:|";
   for (size_t i = 0; i < levels.size(); ++i) s << "---:|";
   s << "---:|\n";
   for (const auto& r : runs) {
-    s << "| " << md_cell(r.label) << " | " << count_cell(r.overall) << " |";
+    Interval ci = wilson_interval(r.overall);
+    s << "| " << md_cell(r.label) << " | " << count_cell(r.overall) << " | " << percent(ci.lo) << "\u2013"
+      << percent(ci.hi) << " |";
     for (int l : levels) {
       auto it = r.by_level.find(l);
       s << " " << (it == r.by_level.end() ? "\u2013" : count_cell(it->second)) << " |";
     }
     s << " " << count_cell(r.strict_overall) << " |\n";
   }
-  s << "\nStrict = the same final kernels judged at atol=rtol=1e-3 on every output (the paper's "
+  s << "\n95% CI = Wilson score interval of the overall rate. "
+       "Strict = the same final kernels judged at atol=rtol=1e-3 on every output (the paper's "
        "criterion); tolerance = each task's own per-dtype tolerance (the verdict).\n\n";
 
   s << "### Strict vs tolerance per level\n\n| Run |";

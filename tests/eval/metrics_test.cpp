@@ -95,6 +95,21 @@ TEST_F(MetricsOnSyntheticDb, PassAtKPerTask) {
   EXPECT_NEAR(m_.pass_at_k[1].second, (1.0 + 0.0 + 1.0) / 3, 1e-12);
 }
 
+TEST(Metrics, WilsonInterval) {
+  auto half = wilson_interval({5, 10});
+  EXPECT_NEAR(half.lo, 0.2366, 1e-4);  // textbook values for 5/10
+  EXPECT_NEAR(half.hi, 0.7634, 1e-4);
+  auto none = wilson_interval({0, 10});
+  EXPECT_EQ(none.lo, 0.0);
+  EXPECT_NEAR(none.hi, 3.8416 / 13.8416, 1e-6);  // z^2 / (n + z^2)
+  auto all = wilson_interval({10, 10});
+  EXPECT_NEAR(all.lo, 10.0 / 13.8416, 1e-6);
+  EXPECT_EQ(all.hi, 1.0);
+  auto big = wilson_interval({116, 150});
+  EXPECT_NEAR(big.lo, 0.7003, 1e-3);
+  EXPECT_NEAR(big.hi, 0.8330, 1e-3);
+}
+
 TEST(Metrics, ShardSize) {
   EXPECT_EQ(shard_size(10, {0, 3}), 4);
   EXPECT_EQ(shard_size(10, {1, 3}), 3);

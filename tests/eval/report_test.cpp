@@ -70,7 +70,7 @@ TEST(Report, MarkdownTablesHaveOneRowPerRunAndCounts) {
     std::string counts = std::to_string(r.overall.passed) + "/" + std::to_string(r.overall.total) + " (";
     EXPECT_NE(md.find(counts), std::string::npos) << counts;
   }
-  EXPECT_NE(md.find("| Run | Overall | Level 1 | Level 2 | Level 3 | Strict 1e-3 |"), std::string::npos);
+  EXPECT_NE(md.find("| Run | Overall | 95% CI | Level 1 | Level 2 | Level 3 | Strict 1e-3 |"), std::string::npos);
   EXPECT_NE(md.find("## Failure taxonomy"), std::string::npos);
 }
 
