@@ -29,7 +29,7 @@ std::string dollars(double usd) {
   char buf[32];
   // Enough digits to tell cheap runs apart, never more than three significant ones.
   if (usd != 0.0 && std::fabs(usd) < 0.01) std::snprintf(buf, sizeof buf, "$%.4f", usd);
-  else if (std::fabs(usd) < 0.1) std::snprintf(buf, sizeof buf, "$%.3f", usd);
+  else if (usd != 0.0 && std::fabs(usd) < 0.1) std::snprintf(buf, sizeof buf, "$%.3f", usd);
   else if (std::fabs(usd) < 1000) std::snprintf(buf, sizeof buf, "$%.2f", usd);
   else std::snprintf(buf, sizeof buf, "$%.0f", usd);
   return buf;

@@ -107,6 +107,21 @@ TEST(Report, DuplicateLabelsGetTheRunDirectory) {
   EXPECT_NE(runs[1].label.find("second"), std::string::npos);
 }
 
+TEST(Report, EmptyRunStillRenders) {
+  RunConfig c;
+  c.model = "m";
+  c.task_count = 5;
+  std::vector<RunMetrics> runs = {compute_metrics(c, {}, "/x/empty")};
+  assign_labels(runs);
+  std::string html = render_html(runs, "/x/report.html");
+  EXPECT_EQ(count_of(html, "<svg"), 4u);
+  EXPECT_NE(html.find("0 of 5 episodes finished"), std::string::npos);
+  EXPECT_EQ(html.find("nan"), std::string::npos);
+  EXPECT_EQ(html.find("inf"), std::string::npos);
+  std::string md = render_markdown(runs);
+  EXPECT_NE(md.find("| 0/5 |"), std::string::npos);
+}
+
 // Renders the page in headless Chromium when it is installed; only checks it produces an image.
 TEST(Report, RendersInHeadlessChromium) {
   const char* candidates[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser"};
