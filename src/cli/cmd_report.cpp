@@ -4,6 +4,7 @@
 
 #include "eval/cli_args.h"
 #include "eval/commands.h"
+#include "eval/metrics_json.h"
 #include "eval/report.h"
 
 namespace nki::eval {
@@ -14,6 +15,7 @@ const std::vector<OptionSpec>& report_options() {
   static const std::vector<OptionSpec> specs = {
       {"--out", "FILE", "HTML report path (default: report.html inside the first RUN_DIR)"},
       {"--md", "FILE", "write the Markdown summary to FILE instead of stdout"},
+      {"--json", "FILE", "also write every metric (and per-task verdicts) as JSON to FILE"},
   };
   return specs;
 }
@@ -56,6 +58,12 @@ int cmd_report(int argc, char** argv) {
     if (!write_file(html_path, render_html(runs, html_path))) {
       std::cerr << "nkiagent report: cannot write " << html_path << "\n";
       return 2;
+    }
+    if (auto json_path = args.get("--json")) {
+      if (!write_file(*json_path, runs_to_json(runs).dump(2) + "\n")) {
+        std::cerr << "nkiagent report: cannot write " << *json_path << "\n";
+        return 2;
+      }
     }
     std::string md = render_markdown(runs);
     if (auto md_path = args.get("--md")) {

@@ -15,6 +15,10 @@ namespace nki::eval {
 // two runs would otherwise share a label.
 void assign_labels(std::vector<RunMetrics>& runs);
 
+// Empty when the runs are comparable; otherwise one sentence saying why not (different task
+// lists, e.g. ablation60 next to balanced150). Both reports print it above their tables.
+std::string comparability_warning(const std::vector<RunMetrics>& runs);
+
 // Markdown: run table, pass rates per level (counts and %), strict vs tolerance, pass@k,
 // turns to pass, failure taxonomy, compile-error codes, tokens/cost/wall time.
 std::string render_markdown(const std::vector<RunMetrics>& runs);

@@ -336,6 +336,7 @@ std::string render_html(const std::vector<RunMetrics>& runs, const std::string& 
   s << "<h1>NKI-Agent benchmark report</h1><p class=\"sub\">" << runs.size() << " run"
     << (runs.size() == 1 ? "" : "s") << " \u00b7 generated " << now_utc() << "</p>";
   cards(s, runs);
+  if (auto w = comparability_warning(runs); !w.empty()) s << "<p class=\"warn\">" << html_escape(w) << "</p>";
   s << "<h2>Overview</h2><div class=\"grid\">";
   figure(s, "Pass rate by level", "share of episodes whose final kernel verified (task tolerance)",
          pass_by_level_chart(runs));

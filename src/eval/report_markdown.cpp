@@ -21,6 +21,14 @@ void assign_labels(std::vector<RunMetrics>& runs) {
       r.label += " (" + std::filesystem::path(r.run_dir).lexically_normal().filename().string() + ")";
 }
 
+std::string comparability_warning(const std::vector<RunMetrics>& runs) {
+  for (const auto& r : runs)
+    if (r.config.task_list_fingerprint != runs.front().config.task_list_fingerprint)
+      return "These runs cover different task lists (" + runs.front().config.subset + " vs " + r.config.subset +
+             " or a changed task set), so their rates are not directly comparable.";
+  return {};
+}
+
 namespace {
 
 std::string count_cell(const PassCount& c) {
@@ -184,6 +192,7 @@ void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
 std::string render_markdown(const std::vector<RunMetrics>& runs) {
   std::ostringstream s;
   s << "# NKI-Agent benchmark report\n\n";
+  if (auto w = comparability_warning(runs); !w.empty()) s << "> **Warning:** " << w << "\n\n";
   runs_table(s, runs);
   pass_table(s, runs);
   pass_at_k_table(s, runs);

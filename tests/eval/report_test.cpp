@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "eval/html.h"
+#include "eval/metrics_json.h"
 #include "eval/runner.h"
 #include "eval_test_support.h"
 
@@ -105,6 +106,31 @@ TEST(Report, DuplicateLabelsGetTheRunDirectory) {
   assign_labels(runs);
   EXPECT_NE(runs[0].label, runs[1].label);
   EXPECT_NE(runs[1].label.find("second"), std::string::npos);
+}
+
+TEST(Report, JsonHasEveryRunAndTask) {
+  ThreeRuns t;
+  auto j = runs_to_json(t.runs);
+  ASSERT_EQ(j["runs"].size(), 3u);
+  const auto& agent = j["runs"][2];
+  EXPECT_EQ(agent["config"]["mode"], "agent");
+  EXPECT_EQ(agent["overall"]["passed"], t.runs[2].overall.passed);
+  EXPECT_EQ(agent["by_level"]["2"]["total"], 3);
+  EXPECT_EQ(agent["tasks"].size(), t.ids.size());
+  EXPECT_EQ(agent["tasks"][0]["samples"][0]["transcript"], t.root + "/agent/transcripts/l1_t0/s0.jsonl");
+}
+
+TEST(Report, WarnsWhenTaskListsDiffer) {
+  RunConfig a, b;
+  a.subset = "ablation60";
+  a.task_list_fingerprint = "1";
+  b.subset = "balanced150";
+  b.task_list_fingerprint = "2";
+  std::vector<RunMetrics> same = {compute_metrics(a, {}), compute_metrics(a, {})};
+  std::vector<RunMetrics> mixed = {compute_metrics(a, {}), compute_metrics(b, {})};
+  EXPECT_EQ(comparability_warning(same), "");
+  EXPECT_NE(comparability_warning(mixed).find("ablation60 vs balanced150"), std::string::npos);
+  EXPECT_NE(render_markdown(mixed).find("> **Warning:**"), std::string::npos);
 }
 
 TEST(Report, EmptyRunStillRenders) {
