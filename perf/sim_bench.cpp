@@ -115,69 +115,75 @@ void report(const char* what, double sim, double direct, double np) {
 
 int main(int argc, char** argv) {
   const int reps = argc > 1 ? std::max(1, std::atoi(argv[1])) : 5;
+  // Optional second argument: "matmul" or "add" to run only that benchmark.
+  const std::string only = argc > 2 ? argv[2] : "";
   std::mt19937 rng(1);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-
-  // (a) matmul
-  const int64_t n = 1024;
-  std::vector<uint16_t> a16(n * n), b16(n * n);
-  std::vector<float> a32(n * n), b32(n * n), c32(n * n);
-  for (int64_t i = 0; i < n * n; ++i) {
-    a16[i] = f32_to_bf16_bits(u(rng));
-    b16[i] = f32_to_bf16_bits(u(rng));
-    a32[i] = bf16_bits_to_f32(a16[i]);
-    b32[i] = bf16_bits_to_f32(b16[i]);
-  }
-  ir::Kernel mk = matmul_kernel(n);
-  std::vector<HostTensor> margs = {host_of<uint16_t>(DType::BFloat16, {n, n}, a16),
-                                   host_of<uint16_t>(DType::BFloat16, {n, n}, b16)};
-  machine::RunResult keep;
-  double sim_mm = best_of(reps, [&] { keep = machine::execute(mk, margs); });
-  double direct_mm = best_of(reps, [&] {
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f, a32.data(), n,
-                b32.data(), n, 0.0f, c32.data(), n);
-  });
-  // Sanity: the simulator's result matches the direct one.
-  auto sim_out = values<float>(keep.outputs[0]);
-  double max_err = 0;
-  for (int64_t i = 0; i < n * n; ++i)
-    max_err = std::max(max_err, static_cast<double>(std::fabs(sim_out[i] - c32[i])));
-  double np_mm = numpy_seconds(
-      "import numpy as np, time\n"
-      "a=np.random.rand(1024,1024).astype(np.float32); b=np.random.rand(1024,1024).astype(np.float32)\n"
-      "best=1e9\n"
-      "for _ in range(" + std::to_string(reps) + "):\n"
-      "    t=time.perf_counter(); c=a.T@b; best=min(best,time.perf_counter()-t)\n"
-      "print(best)");
-
-  // (b) element-wise add on 2^22 fp32 elements
-  const int64_t rows = 2048, cols = 2048;
-  std::vector<float> x(rows * cols), y(rows * cols), z(rows * cols);
-  for (auto& v : x) v = u(rng);
-  for (auto& v : y) v = u(rng);
-  ir::Kernel ak = add_kernel(rows, cols);
-  std::vector<HostTensor> aargs = {host_f32({rows, cols}, x), host_f32({rows, cols}, y)};
-  double sim_add = best_of(reps, [&] { keep = machine::execute(ak, aargs); });
-  double direct_add = best_of(reps, [&] {
-    std::vector<float> out(rows * cols);  // numpy allocates its result too
-    const float* xp = x.data();
-    const float* yp = y.data();
-    float* op = out.data();
-    for (int64_t i = 0; i < rows * cols; ++i) op[i] = xp[i] + yp[i];
-    z.swap(out);
-  });
-  double np_add = numpy_seconds(
-      "import numpy as np, time\n"
-      "a=np.random.rand(2048,2048).astype(np.float32); b=np.random.rand(2048,2048).astype(np.float32)\n"
-      "best=1e9\n"
-      "for _ in range(" + std::to_string(reps) + "):\n"
-      "    t=time.perf_counter(); c=a+b; best=min(best,time.perf_counter()-t)\n"
-      "print(best)");
-
-  std::printf("sim_bench (best of %d; simulator times include argument conversion and result "
+  std::printf("sim_bench (best of %d; simulator times include argument checks and result "
               "read-back)\n", reps);
-  report("matmul 1024^3 bf16", sim_mm, direct_mm, np_mm);
-  std::printf("  max |sim - sgemm| = %.3g\n", max_err);
-  report("add 2^22 fp32 [128,512]", sim_add, direct_add, np_add);
+
+  if (only.empty() || only == "matmul") {
+    const int64_t n = 1024;
+    std::vector<uint16_t> a16(n * n), b16(n * n);
+    std::vector<float> a32(n * n), b32(n * n), c32(n * n);
+    for (int64_t i = 0; i < n * n; ++i) {
+      a16[i] = f32_to_bf16_bits(u(rng));
+      b16[i] = f32_to_bf16_bits(u(rng));
+      a32[i] = bf16_bits_to_f32(a16[i]);
+      b32[i] = bf16_bits_to_f32(b16[i]);
+    }
+    ir::Kernel mk = matmul_kernel(n);
+    std::vector<HostTensor> margs = {host_of<uint16_t>(DType::BFloat16, {n, n}, a16),
+                                     host_of<uint16_t>(DType::BFloat16, {n, n}, b16)};
+    machine::RunResult keep;
+    double sim = best_of(reps, [&] { keep = machine::execute(mk, margs); });
+    double direct = best_of(reps, [&] {
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, n, n, n, 1.0f, a32.data(), n,
+                  b32.data(), n, 0.0f, c32.data(), n);
+    });
+    auto sim_out = values<float>(keep.outputs[0]);
+    double max_err = 0;
+    for (int64_t i = 0; i < n * n; ++i)
+      max_err = std::max(max_err, static_cast<double>(std::fabs(sim_out[i] - c32[i])));
+    double np = numpy_seconds(
+        "import numpy as np, time\n"
+        "a=np.random.rand(1024,1024).astype(np.float32); b=np.random.rand(1024,1024).astype(np.float32)\n"
+        "best=1e9\n"
+        "for _ in range(" + std::to_string(reps) + "):\n"
+        "    t=time.perf_counter(); c=a.T@b; best=min(best,time.perf_counter()-t)\n"
+        "print(best)");
+    report("matmul 1024^3 bf16", sim, direct, np);
+    std::printf("  max |sim - sgemm| = %.3g\n", max_err);
+  }
+
+  if (only.empty() || only == "add") {
+    const int64_t rows = 2048, cols = 2048;  // 2^22 elements
+    std::vector<float> x(rows * cols), y(rows * cols), z;
+    for (auto& v : x) v = u(rng);
+    for (auto& v : y) v = u(rng);
+    ir::Kernel ak = add_kernel(rows, cols);
+    std::vector<HostTensor> aargs = {host_f32({rows, cols}, x), host_f32({rows, cols}, y)};
+    machine::RunResult keep;
+    double sim = best_of(reps, [&] { keep = machine::execute(ak, aargs); });
+    double direct = best_of(reps, [&] {
+      std::vector<float> out(rows * cols);  // numpy allocates its result too
+      const float* xp = x.data();
+      const float* yp = y.data();
+      float* op = out.data();
+      for (int64_t i = 0; i < rows * cols; ++i) op[i] = xp[i] + yp[i];
+      z.swap(out);
+    });
+    auto sim_out = values<float>(keep.outputs[0]);
+    bool same = sim_out == z;
+    double np = numpy_seconds(
+        "import numpy as np, time\n"
+        "a=np.random.rand(2048,2048).astype(np.float32); b=np.random.rand(2048,2048).astype(np.float32)\n"
+        "best=1e9\n"
+        "for _ in range(" + std::to_string(reps) + "):\n"
+        "    t=time.perf_counter(); c=a+b; best=min(best,time.perf_counter()-t)\n"
+        "print(best)");
+    report("add 2^22 fp32 [128,512]", sim, direct, np);
+    std::printf("  result identical to the direct loop: %s\n", same ? "yes" : "NO");
+  }
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "base/dtype_convert.h"
 #include "machine/executor.h"
@@ -282,4 +283,64 @@ TEST(ExecElementwise, MemoryLimit) {
   } catch (const DiagnosticError& e) {
     EXPECT_EQ(e.diagnostic().code, "sim_memory_limit");
   }
+}
+
+// Constants come from const_data; alias tensors (reshape / view(dtype)) share their base.
+TEST(ExecElementwise, ConstantsAndAliases) {
+  KernelBuilder kb("alias");
+  auto& k = kb.k;
+  int a = kb.param("a", DType::Float32, {2, 6});
+  int bytes = kb.param("bytes", DType::UInt8, {1, 4});
+  int o1 = kb.output("reshaped", DType::Float32, {1, 4});
+  int o2 = kb.output("fp8", DType::Float32, {1, 4});
+  int o3 = kb.output("const", DType::Float32, {2, 2});
+  int view = kb.tensor("a_view", ir::Buffer::SharedHbm, DType::Float32, {3, 4});
+  k.tensors[view].alias_of = a;
+  int f8 = kb.tensor("as_fp8", ir::Buffer::SharedHbm, DType::Float8E5M2, {1, 4});
+  k.tensors[f8].alias_of = bytes;
+  int c = kb.tensor("ident", ir::Buffer::SharedHbm, DType::BFloat16, {2, 2});
+  k.tensors[c].role = ir::TensorRole::Constant;
+  // bf16 bit patterns of 1, 0, 0, -2
+  std::vector<uint16_t> cb = {0x3F80, 0, 0, 0xC000};
+  k.tensors[c].const_data.resize(8);
+  std::memcpy(k.tensors[c].const_data.data(), cb.data(), 8);
+  k.body = {S(copy(whole(k, o1), box(k, view, {C(2), C(0)}, {1, 4}))),  // row 2 of the [3,4] view
+            S(copy(whole(k, o2), whole(k, f8))), S(copy(whole(k, o3), whole(k, c)))};
+  std::vector<float> av(12);
+  for (int i = 0; i < 12; ++i) av[i] = static_cast<float>(i);
+  // e5m2 bytes: 0x3C = 1.0, 0x40 = 2.0, 0xC4 = -4.0, 0x7C = inf
+  std::vector<uint8_t> bv = {0x3C, 0x40, 0xC4, 0x7C};
+  for (auto mode : {machine::Numerics::Precise, machine::Numerics::LegacySim}) {
+    RunOptions opt;
+    opt.numerics = mode;
+    auto r = execute(k, {host_f32({2, 6}, av), host_of<uint8_t>(DType::UInt8, {1, 4}, bv)}, opt);
+    EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{8, 9, 10, 11}));
+    EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{1, 2, -4, INFINITY}));
+    EXPECT_EQ(values<float>(r.outputs[2]), (std::vector<float>{1, 0, 0, -2}));
+  }
+}
+
+// LegacySim holds bf16 parameters/outputs in fp32 and rounds once when returning them.
+TEST(ExecElementwise, LegacySimRoundsOutputsOnReturn) {
+  KernelBuilder kb("legacy_out");
+  auto& k = kb.k;
+  int a = kb.param("a", DType::BFloat16, {1, 2});
+  int o = kb.output("o", DType::BFloat16, {1, 2});
+  int acc = kb.sbuf("acc", DType::BFloat16, {1, 2});
+  ir::Instr ms;
+  ms.op = ir::Opcode::Memset;
+  ms.dst = whole(k, acc);
+  ms.srcs = {I(256.0)};
+  k.body = {S(ms)};
+  // acc += a, 4 times (a = 0.5): exact in fp32 (258), in bf16 256 + 0.5 rounds back to 256.
+  for (int i = 0; i < 4; ++i)
+    k.body.push_back(S(alu(ir::Alu::Add, whole(k, acc), T(whole(k, acc)), T(whole(k, a)))));
+  k.body.push_back(S(copy(whole(k, o), whole(k, acc))));
+  std::vector<uint16_t> half = {0x3F00, 0x3F00};  // 0.5
+  RunOptions legacy;
+  legacy.numerics = machine::Numerics::LegacySim;
+  auto rl = values<uint16_t>(execute(k, {host_of<uint16_t>(DType::BFloat16, {1, 2}, half)}, legacy).outputs[0]);
+  EXPECT_EQ(bf16_bits_to_f32(rl[0]), 258.0f);
+  auto rp = values<uint16_t>(execute(k, {host_of<uint16_t>(DType::BFloat16, {1, 2}, half)}).outputs[0]);
+  EXPECT_EQ(bf16_bits_to_f32(rp[0]), 256.0f);
 }
