@@ -214,7 +214,10 @@ EpisodeResult Episode::run() {
 // The harness verdict on the final kernel, whatever the model said about it.
 void Episode::finish() {
   if (result_.final_kernel.empty()) {
-    result_.verdict = result_.stop_reason == "api_error" ? Verdict::ApiError : Verdict::NoCode;
+    bool budget = result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget";
+    result_.verdict = result_.stop_reason == "api_error" ? Verdict::ApiError
+                      : budget                           ? Verdict::BudgetExhausted
+                                                         : Verdict::NoCode;
     result_.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
   } else {
     result_.final_check = verify(result_.final_kernel);

@@ -48,7 +48,8 @@ TransportError classify(CURLcode code) {
     case CURLE_COULDNT_CONNECT:
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
-    case CURLE_SSL_CONNECT_ERROR: return TransportError::Unreachable;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_SEND_ERROR: return TransportError::Unreachable;  // reset while sending: reconnect
     case CURLE_PARTIAL_FILE:
     case CURLE_GOT_NOTHING:
     case CURLE_RECV_ERROR: return TransportError::Truncated;

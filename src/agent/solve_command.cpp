@@ -62,6 +62,7 @@ Runs the LLM agent on one task and judges its final kernel with the verify tool.
   --max-tokens N        output token limit per reply (default: provider's; Anthropic 8192)
   --temperature T       sampling temperature (default: provider's)
   --max-cost USD        stop the episode once this much has been spent (default: no limit)
+  --max-wall S          stop the episode after this many seconds (default: no limit)
   --prompts DIR         prompt files (default $NKI_PROMPTS_DIR or the source tree's prompts/)
   --prices FILE         price table (default $NKI_AGENT_PRICES or <prompts>/prices.json)
   -h, --help            this text
@@ -110,6 +111,7 @@ SolveOptions parse_solve_args(int argc, char** argv) {
     } else if (arg == "--max-tokens") o.max_tokens = static_cast<int>(parse_number(arg, value));
     else if (arg == "--temperature") o.temperature = parse_number(arg, value);
     else if (arg == "--max-cost") o.max_cost_usd = parse_number(arg, value);
+    else if (arg == "--max-wall") o.max_wall_s = parse_number(arg, value);
     else if (arg == "--prompts") o.prompts_dir = value;
     else if (arg == "--prices") o.prices_path = value;
     else throw std::invalid_argument("unknown option '" + arg + "' (see --help)");
@@ -164,6 +166,7 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
   cfg.mode = o.mode;
   cfg.max_turns = o.max_turns;
   cfg.max_cost_usd = o.max_cost_usd;
+  cfg.max_wall_s = o.max_wall_s;
   cfg.task_id = o.task_id;
   cfg.model_label = model_label;
   {

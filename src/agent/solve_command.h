@@ -37,6 +37,7 @@ struct SolveOptions {
   std::string prices_path;     // default: resolve_price_table_path("", prompts_dir)
   int max_tokens = 0;
   double max_cost_usd = 0;
+  double max_wall_s = 0;
   std::optional<double> temperature;
   bool help = false;
 };

@@ -283,6 +283,18 @@ TEST_F(AgentLoopTest, CostBudgetStopsTheEpisode) {
   EXPECT_NEAR(r.usage.cost_usd, 0.02, 1e-12);
 }
 
+TEST_F(AgentLoopTest, WallTimeBudgetStopsBeforeTheNextCall) {
+  ReplayClient client({text_reply("no code yet")}, "scripted");
+  EpisodeConfig cfg;
+  cfg.max_wall_s = 1e-9;  // already spent when the first call is due
+  EpisodePrompts p = build_episode_prompts(std::string(NKI_SOURCE_DIR) + "/prompts", add_task(), Mode::Agent, 10);
+  EpisodeResult r = run_episode(cfg, p, client, tools, nullptr);
+  EXPECT_EQ(r.turns, 0);
+  EXPECT_EQ(r.stop_reason, "time_budget");
+  EXPECT_EQ(r.verdict, Verdict::BudgetExhausted);
+  EXPECT_EQ(client.remaining(), 1u);
+}
+
 TEST_F(AgentLoopTest, ReplayOfARecordedEpisodeReproducesItOffline) {
   FakeLlmServer server;
   server.push(ok(openai_tool_call_body("call_1", "compile_kernel", kBadKernel)));

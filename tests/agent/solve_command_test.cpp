@@ -77,7 +77,7 @@ class SolveTest : public ::testing::Test {
 TEST(SolveArgs, ParsesEveryOptionInBothSpellings) {
   SolveOptions o = parse({"--task", "t1", "--model=openai:gpt-4o", "--mode", "multi-turn", "--max-turns", "4",
                           "--out", "/tmp/x", "--base-url", "http://h/v1", "--timeout=2.5", "--max-tokens", "100",
-                          "--temperature", "0", "--max-cost", "1.5", "--prompts", "/p", "--prices", "/p.json"});
+                          "--temperature", "0", "--max-cost", "1.5", "--max-wall", "60", "--prompts", "/p", "--prices", "/p.json"});
   EXPECT_EQ(o.task_id, "t1");
   EXPECT_EQ(o.model_spec, "openai:gpt-4o");
   EXPECT_EQ(o.mode, Mode::MultiTurn);
@@ -89,6 +89,7 @@ TEST(SolveArgs, ParsesEveryOptionInBothSpellings) {
   EXPECT_EQ(o.max_tokens, 100);
   EXPECT_EQ(*o.temperature, 0);
   EXPECT_DOUBLE_EQ(o.max_cost_usd, 1.5);
+  EXPECT_DOUBLE_EQ(o.max_wall_s, 60);
   EXPECT_EQ(o.prompts_dir, "/p");
   EXPECT_EQ(o.prices_path, "/p.json");
   EXPECT_TRUE(parse({"--help"}).help);
