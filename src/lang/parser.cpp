@@ -70,6 +70,13 @@ void Parser::error(SourceLoc at, std::string msg) {
 }
 
 void Parser::invalid_syntax() {
+  // Like CPython, a generic syntax error is replaced by a tokenizer error found anywhere later
+  // in the file (e.g. "'(' was never closed"), so the rest is tokenized first. Not while
+  // speculating: the caller backtracks, and draining each time would be quadratic.
+  if (speculating_ == 0) {
+    for (size_t k = 0; peek(k).kind != Tok::EndMarker; ++k) {
+    }
+  }
   const Token& t = peek();
   if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
   if (t.kind == Tok::Dedent) error(t.begin, "unindent does not match any outer indentation level");
@@ -316,6 +323,7 @@ StmtPtr Parser::with_stmt(bool is_async, SourceLoc begin) {
   if (at(Tok::LPar)) {
     // with '(' ','.with_item+ ','? ')' ':'  -- tried first, as in CPython's grammar.
     Mark m = mark();
+    Speculation spec(*this);
     try {
       advance();
       std::vector<withitem> items;

@@ -440,11 +440,12 @@ ExprPtr Parser::brace_atom() {
     first_value = bitwise_or();
     is_dict = true;
   } else {
+    // A dict key is an `expression`: an unparenthesized walrus or starred item cannot be one.
+    bool bare_walrus = at_plain_name() && peek(1).kind == Tok::ColonEqual;
     first_key = star_named_expression();
-    if (accept(Tok::Colon)) {
-      if (first_key->kind == ExprKind::Starred || first_key->kind == ExprKind::NamedExpr) {
-        error(first_key->span.begin, "invalid syntax");
-      }
+    if (at(Tok::Colon)) {
+      if (first_key->kind == ExprKind::Starred || bare_walrus) invalid_syntax();
+      advance();
       first_value = expression();
       is_dict = true;
     }
@@ -530,9 +531,10 @@ ExprPtr Parser::slice() {
   SourceLoc begin = peek().begin;
   ExprPtr lower;
   if (!at(Tok::Colon)) {
+    bool bare_walrus = at_plain_name() && peek(1).kind == Tok::ColonEqual;
     lower = named_expression();
     if (!at(Tok::Colon)) return lower;
-    if (lower->kind == ExprKind::NamedExpr) invalid_syntax();
+    if (bare_walrus) invalid_syntax();  // a slice bound is an `expression`
   }
   advance();  // ':'
   auto s = std::make_unique<Slice>();

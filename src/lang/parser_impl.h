@@ -6,6 +6,7 @@
 // `match` soft keyword, parenthesized `with` items, keyword arguments).
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -57,6 +58,12 @@ class Parser {
   };
   Mark mark() const { return {pos_, depth_, tree_depth_}; }
   void reset(const Mark& m) { pos_ = m.pos; depth_ = m.depth; tree_depth_ = m.tree_depth; }
+  // Marks a region whose syntax errors are caught and backtracked over.
+  struct Speculation {
+    Parser& p;
+    explicit Speculation(Parser& parser) : p(parser) { ++p.speculating_; }
+    ~Speculation() { --p.speculating_; }
+  };
 
   // ------------------------------------------------------------ statements (parser.cpp)
   void statement(StmtList& out);
@@ -132,11 +139,12 @@ class Parser {
 
   SourceFilePtr file_;
   Lexer lexer_;
-  std::vector<Token> toks_;
+  std::deque<Token> toks_;  // deque: references from peek() stay valid as it grows
   size_t pos_ = 0;
   std::optional<DiagnosticError> lex_error_;  // sticky: re-thrown on every later pull
   int depth_ = 0;
   int tree_depth_ = 0;
+  int speculating_ = 0;
   bool in_fstring_ = false;
   int fstring_nesting_ = 0;  // set for sub-parsers of f-string fields
 

@@ -11,6 +11,7 @@ StmtPtr Parser::match_stmt() {
   Token kw = advance();
   ExprPtr subject;
   try {
+    Speculation spec(*this);
     SourceLoc begin = peek().begin;
     ExprPtr first = star_named_expression();
     if (at(Tok::Comma)) {

@@ -1,0 +1,6 @@
+if x:
+	if y:
+		pass
+	else:
+	    pass
+z = 1
