@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <fstream>
+#include <random>
 
 #include "base/diagnostic.h"
 #include "base/dtype_convert.h"
@@ -217,6 +218,35 @@ TEST(Npy, WriteThenReadFile) {
   HostTensor back = read_npy(dir.file("t.npy"));
   EXPECT_EQ(back.shape, t.shape);
   EXPECT_EQ(back.data, t.data);
+}
+
+// Corrupted input must give a well-formed tensor or an IoError, never a crash or another
+// exception type: every truncation of a valid file, then random byte corruptions.
+TEST(Npy, CorruptedFilesNeverCrash) {
+  auto valid = encode_npy(make<int16_t>(DType::Int16, {3, 2}, {1, 2, 3, 4, 5, 6}));
+  auto check = [](const std::vector<uint8_t>& bytes) {
+    try {
+      HostTensor t = decode_npy(bytes, "fuzz.npy");
+      EXPECT_EQ(t.data.size(), static_cast<size_t>(t.element_count()) * dtype_size(t.dtype));
+    } catch (const IoError&) {
+    }
+  };
+  for (size_t len = 0; len < valid.size(); ++len) {
+    std::vector<uint8_t> cut(valid.begin(), valid.begin() + static_cast<std::ptrdiff_t>(len));
+    EXPECT_THROW(decode_npy(cut, "cut.npy"), IoError) << len;  // every prefix is incomplete
+  }
+  std::mt19937 rng(99);
+  const char* interesting = "{}(),:'\"0123456789 TrueFalse<|>fiub";
+  for (int iter = 0; iter < 3000; ++iter) {
+    auto bytes = valid;
+    const int edits = 1 + static_cast<int>(rng() % 4);
+    for (int e = 0; e < edits; ++e) {
+      const size_t pos = rng() % bytes.size();
+      bytes[pos] = (rng() & 1) ? static_cast<uint8_t>(rng())
+                               : static_cast<uint8_t>(interesting[rng() % std::strlen(interesting)]);
+    }
+    check(bytes);
+  }
 }
 
 // Files written by NumPy itself, for each supported stored dtype and format version.
