@@ -34,7 +34,8 @@ constexpr std::array<ActFuncInfo, kNumActFuncs> kInfo = {{
     {ActFunc::Gelu, "gelu", true, -kInf, kInf, false},
     {ActFunc::GeluDx, "gelu_dx", true, -kInf, kInf, false},
     {ActFunc::GeluApprxTanh, "gelu_apprx_tanh", true, -kInf, kInf, false},
-    {ActFunc::GeluApprxSigmoid, "gelu_apprx_sigmoid", true, -kInf, kInf, false},
+    // gelu_apprx_sigmoid joined the activation table in SDK 2.26, after the 2.24 baseline.
+    {ActFunc::GeluApprxSigmoid, "gelu_apprx_sigmoid", false, -kInf, kInf, false},
     {ActFunc::Silu, "silu", true, -kInf, kInf, false},
     {ActFunc::SiluDx, "silu_dx", true, -kInf, kInf, false},
     {ActFunc::Softplus, "softplus", true, -kInf, kInf, false},

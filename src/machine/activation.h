@@ -29,7 +29,7 @@ inline constexpr int kNumActFuncs = 32;
 struct ActFuncInfo {
   ActFunc func;
   const char* name;          // nl spelling: "exp", "gelu_apprx_tanh", "copy", ...
-  bool in_activation_table;  // accepted by nisa.activation (ScalarE), §2.11.2
+  bool in_activation_table;  // in the SDK 2.24 nisa.activation (ScalarE) table, §2.11.2
   // Documented valid input range on ScalarE (outputs are not valid outside it). When
   // `magnitude_range` is set the range applies to |x| (reciprocal: +-[2^-42, 2^42]).
   float valid_lo;

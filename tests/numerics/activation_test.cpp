@@ -31,6 +31,8 @@ TEST(ActTable, RowsInEnumOrderAndParse) {
   EXPECT_FALSE(parse_act_func("nl.softmax").has_value());
   EXPECT_TRUE(act_info(ActFunc::Reciprocal).in_activation_table);
   EXPECT_FALSE(act_info(ActFunc::Floor).in_activation_table);
+  EXPECT_FALSE(act_info(ActFunc::GeluApprxSigmoid).in_activation_table);  // added in 2.26
+  EXPECT_TRUE(act_info(ActFunc::Gelu).in_activation_table);
   EXPECT_THROW(act_info(static_cast<ActFunc>(99)), std::invalid_argument);
 }
 
