@@ -35,7 +35,8 @@ inline float select_f32(bool c, float a, float b) {
 
 // Round to the nearest integer, ties to even, without libm (vectorisable). Adding and then
 // subtracting 2^23 leaves no fraction bits, and the hardware rounding mode (RNE) does the rest;
-// values with |v| >= 2^23 are already integers (or inf/NaN) and pass through.
+// values with |v| >= 2^23 are already integers (or inf/NaN) and pass through. This relies on
+// strict IEEE arithmetic: never build this file with -ffast-math / -fassociative-math.
 inline float round_half_even(float v) {
   constexpr float kTwo23 = 8388608.0f;
   const float a = std::fabs(v);
