@@ -93,7 +93,10 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   std::vector<uint8_t> keep;
   m = merge_dropped(src, dst, m, keep);
 
-  if (!in.rmw && src.dtype == dst.dtype) {
+  // ScalarE on NC-v2 always converts through fp32, even between equal integer dtypes.
+  const bool scalar_fp32 = in.engine == ir::Engine::Scalar && cx.opt.target == Target::Trn1 &&
+                           is_int(src.dtype);
+  if (!in.rmw && src.dtype == dst.dtype && !scalar_fp32) {
     // Bit-exact copy (spec §7.3: no conversion when dtypes are equal).
     const size_t es = dst.elem_size;
     if (m == nullptr && copy_raw_direct(src, dst)) return;
@@ -106,7 +109,7 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   const bool both_int = is_int(src.dtype) && is_int(dst.dtype);
   const bool int_op = !in.rmw || is_bitvec(*in.rmw) || *in.rmw == ir::Alu::Add;
   const bool bitvec_rmw = in.rmw && is_bitvec(*in.rmw);
-  if (!indirect_rmw && ((both_int && int_op) || bitvec_rmw)) {
+  if (!indirect_rmw && !scalar_fp32 && ((both_int && int_op) || bitvec_rmw)) {
     // Integer to integer: exact 64-bit arithmetic, saturating on store.
     auto v = scratch<int64_t>(cx, n);
     cx.note_uninit(gather_i64(src, m, v.data()), src.tensor);

@@ -344,3 +344,22 @@ TEST(ExecElementwise, LegacySimRoundsOutputsOnReturn) {
   auto rp = values<uint16_t>(execute(k, {host_of<uint16_t>(DType::BFloat16, {1, 2}, half)}).outputs[0]);
   EXPECT_EQ(bf16_bits_to_f32(rp[0]), 256.0f);
 }
+
+// tensor_copy on ScalarE (trn1) goes through fp32: int32 values above 2^24 are rounded;
+// VectorE copies are bit-exact.
+TEST(ExecElementwise, ScalarEngineCopyGoesThroughFp32OnTrn1) {
+  KernelBuilder kb("scalar_copy");
+  auto& k = kb.k;
+  int a = kb.param("a", DType::Int32, {1, 1});
+  int os = kb.output("s", DType::Int32, {1, 1});
+  int ov = kb.output("v", DType::Int32, {1, 1});
+  k.body = {S(copy(whole(k, os), whole(k, a), ir::Engine::Scalar)),
+            S(copy(whole(k, ov), whole(k, a), ir::Engine::Vector))};
+  auto r = execute(k, {host_of<int32_t>(DType::Int32, {1, 1}, std::vector<int32_t>{16777217})});
+  EXPECT_EQ(values<int32_t>(r.outputs[0])[0], 16777216);
+  EXPECT_EQ(values<int32_t>(r.outputs[1])[0], 16777217);
+  RunOptions trn2;
+  trn2.target = machine::Target::Trn2;
+  auto r2 = execute(k, {host_of<int32_t>(DType::Int32, {1, 1}, std::vector<int32_t>{16777217})}, trn2);
+  EXPECT_EQ(values<int32_t>(r2.outputs[0])[0], 16777217);
+}
