@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "eval/html.h"
 #include "eval/metrics_json.h"
@@ -20,6 +21,39 @@ size_t count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
   return n;
+}
+
+// Checks that every element is closed in order (void and self-closing elements aside). Returns
+// the first problem, or "" when the nesting is sound. Enough to catch a missing </td> or </svg>.
+std::string nesting_problem(const std::string& html) {
+  static const std::set<std::string> void_tags = {"meta", "br", "img", "input", "link", "hr"};
+  std::vector<std::string> open;
+  size_t i = 0;
+  while ((i = html.find('<', i)) != std::string::npos) {
+    if (html.compare(i, 2, "<!") == 0) {
+      i = html.find('>', i);
+      continue;
+    }
+    size_t end = html.find('>', i);
+    if (end == std::string::npos) return "unterminated tag at " + std::to_string(i);
+    bool closing = html[i + 1] == '/';
+    size_t name_start = i + (closing ? 2 : 1);
+    size_t name_end = html.find_first_of(" \t\n/>", name_start);
+    std::string name = html.substr(name_start, name_end - name_start);
+    bool self_closing = html[end - 1] == '/';
+    if (closing) {
+      if (open.empty() || open.back() != name)
+        return "</" + name + "> closes <" + (open.empty() ? "nothing" : open.back()) + "> at " + std::to_string(i);
+      open.pop_back();
+    } else if (!self_closing && !void_tags.count(name)) {
+      open.push_back(name);
+      if (name == "style") {  // CSS may contain '>' selectors; skip to its end tag
+        end = html.find("</style>", end) - 1;
+      }
+    }
+    i = end + 1;
+  }
+  return open.empty() ? "" : "<" + open.back() + "> never closed";
 }
 
 // Three runs over the same 9 tasks, one per mode, with different pass rates.
@@ -47,6 +81,9 @@ TEST(Report, HtmlIsSelfContainedAndHasEveryChartAndTask) {
   std::string html_path = t.root + "/out/report.html";
   std::string html = render_html(t.runs, html_path);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  EXPECT_EQ(nesting_problem(html), "");
+  EXPECT_NE(nesting_problem("<div><span></div>"), "");  // the checker itself catches bad nesting
+  EXPECT_NE(nesting_problem("<table><tr><td>x</tr></table>"), "");
   EXPECT_EQ(count_of(html, "<svg"), 4u);
   EXPECT_EQ(count_of(html, "<svg"), count_of(html, "</svg>"));
   EXPECT_EQ(count_of(html, "<table"), count_of(html, "</table>"));
@@ -88,6 +125,7 @@ TEST(Report, EscapesHostileStrings) {
   std::vector<RunMetrics> runs = {compute_metrics(c, {e}, "/tmp/run")};
   assign_labels(runs);
   std::string html = render_html(runs, "/tmp/report.html");
+  EXPECT_EQ(nesting_problem(html), "");
   EXPECT_EQ(html.find("t<b>"), std::string::npos);
   EXPECT_EQ(html.find("<x>"), std::string::npos);
   EXPECT_EQ(html.find("err_<i>"), std::string::npos);
