@@ -35,7 +35,7 @@ h2 { font-size:18px; margin:36px 0 12px; }
 figure { margin:0; background:#fff; border:1px solid var(--line); border-radius:10px; padding:14px 16px 8px; }
 figcaption { font-weight:600; margin-bottom:2px; }
 figcaption span { display:block; font-weight:400; color:var(--muted); font-size:12.5px; }
-figure svg { width:100%; height:auto; display:block; }
+figure svg { width:100%; max-width:760px; height:auto; display:block; margin:0 auto; }
 table { border-collapse:collapse; background:#fff; border:1px solid var(--line); font-size:13px; width:100%; }
 th, td { padding:6px 10px; border-bottom:1px solid var(--line); text-align:right; vertical-align:top; }
 th { background:#eef1f5; font-weight:600; position:sticky; top:0; white-space:nowrap; }
@@ -286,7 +286,7 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
       row.resize(runs.size(), nullptr);
       row[i] = &t;
     }
-  s << "<h2>Per task</h2><table class=\"tasks\"><thead><tr><th>Task</th><th class=\"l\">Level</th>"
+  s << "<h2>Per task</h2><div class=\"scroll\"><table class=\"tasks\"><thead><tr><th>Task</th><th class=\"l\">Level</th>"
        "<th class=\"l\">Solved by</th>";
   for (size_t i = 0; i < runs.size(); ++i)
     s << "<th class=\"l\"><span class=\"swatch\" style=\"--c:" << series_color(i) << "\"></span>"
@@ -315,12 +315,13 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
         else
           s << "<a class=\"v " << cls << "\" href=\"" << href_escape(href) << "\" title=\"" << html_escape(title)
             << "\">" << html_escape(text) << "</a>";
+        s << ' ';  // a break opportunity, so many samples wrap inside the cell
       }
       s << "</td>";
     }
     s << "</tr>";
   }
-  s << "</tbody></table><p class=\"note\">Each badge is one sample and links to its transcript; "
+  s << "</tbody></table></div><p class=\"note\">Each badge is one sample and links to its transcript; "
        "\u2713 t3 = passed at turn 3; a dashed outline marks a pass that fails the strict 1e-3 check.</p>";
 }
 
