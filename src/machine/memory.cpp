@@ -111,7 +111,10 @@ void Memory::allocate(int t) {
                         std::to_string(max_bytes_) + " bytes",
                     "raise RunOptions::max_bytes or shrink the problem");
   in_use_ += bytes;
-  s.bytes.assign(static_cast<size_t>(s.elements * dtype_size(s.dtype)), 0);
+  // Float storage starts as all-ones bytes, a NaN in every float format (the uninitialised
+  // pattern), so a fresh tensor needs no second pass.
+  s.fresh_nan = dtype_is_float(s.dtype);
+  s.bytes.assign(static_cast<size_t>(s.elements * dtype_size(s.dtype)), s.fresh_nan ? 0xFF : 0);
   s.ptr = s.bytes.data();
   if (track_) s.written.assign(static_cast<size_t>(s.elements), 0);
   allocated_[t] = true;
@@ -135,10 +138,13 @@ std::vector<uint8_t> Memory::take_bytes(int t) {
 }
 
 void Memory::fill_uninit(Storage& s) {
-  if (dtype_is_float(s.dtype))
-    fill_float(s.dtype, s.ptr, s.elements, std::numeric_limits<float>::quiet_NaN());
-  else
+  if (dtype_is_float(s.dtype)) {
+    if (!s.fresh_nan)
+      std::memset(s.ptr, 0xFF, static_cast<size_t>(s.elements) * dtype_size(s.dtype));
+  } else {
     fill_int(s.dtype, s.ptr, s.elements, kUninitIntSentinel);
+  }
+  s.fresh_nan = false;
   if (track_) std::fill(s.written.begin(), s.written.end(), 0);
 }
 
@@ -153,6 +159,7 @@ void Memory::initialise(int t) {
       throw_sim_error(k_, d.loc, "sim_bad_ir",
                       "constant '" + d.name + "' has " + std::to_string(d.const_data.size()) +
                           " bytes of data, expected " + std::to_string(want));
+    s.fresh_nan = false;
     convert(d.dtype, d.const_data.data(), s.dtype, s.ptr,
             static_cast<size_t>(s.elements));
     if (track_) std::fill(s.written.begin(), s.written.end(), 1);
@@ -162,6 +169,7 @@ void Memory::initialise(int t) {
     fill_uninit(s);
     return;
   }
+  s.fresh_nan = false;
   double v = d.init == ir::TensorInit::Zeros ? 0.0 : d.fill_value;
   if (dtype_is_float(s.dtype)) {
     fill_float(s.dtype, s.ptr, s.elements, static_cast<float>(v));

@@ -19,7 +19,8 @@
 
 namespace nki::machine {
 
-// Sentinel stored in never-written integer elements (the NKI 0.3+ simulator uses 4; spec §7.2).
+// Never-written memory (spec §7.2/§7.3): float elements hold NaN (the all-ones bit pattern,
+// a NaN in every float format); integer elements hold this sentinel (as the NKI 0.3+ simulator).
 inline constexpr int64_t kUninitIntSentinel = 4;
 
 struct Storage {
@@ -28,6 +29,7 @@ struct Storage {
   std::vector<uint8_t> bytes;     // owned elements (empty when borrowed)
   uint8_t* ptr = nullptr;          // the elements: bytes.data() or a borrowed host buffer
   bool borrowed = false;
+  bool fresh_nan = false;          // just allocated with the all-ones (NaN) pattern
   std::vector<uint8_t> written;   // warn_uninit shadow: 1 per element once written
 };
 
