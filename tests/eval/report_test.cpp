@@ -197,7 +197,7 @@ TEST(Report, RendersInHeadlessChromium) {
   std::string html_path = t.root + "/report.html";
   std::ofstream(html_path) << render_html(t.runs, html_path);
   std::string png = t.root + "/shot.png";
-  std::string cmd = browser + " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+  std::string cmd = "timeout 60 " + browser + " --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
                     "--disable-background-networking --disable-component-update --disable-sync "
                     "--user-data-dir=" + t.root + "/profile --screenshot=" + png +
                     " --window-size=1200,900 file://" + html_path + " >/dev/null 2>&1";
