@@ -92,6 +92,24 @@ ir::Kernel add_kernel(int64_t rows, int64_t cols) {
   return kb.k;
 }
 
+// Instruction overhead: `iters` iterations of {load [128, 4], multiply by 2, store} on tiny tiles.
+ir::Kernel small_tiles_kernel(int64_t iters) {
+  KernelBuilder kb("small_tiles");
+  auto& k = kb.k;
+  int a = kb.param("a", DType::Float32, {128 * iters, 4});
+  int o = kb.output("out", DType::Float32, {128 * iters, 4});
+  int t = kb.sbuf("t", DType::Float32, {128, 4}, 1);
+  int u = kb.sbuf("u", DType::Float32, {128, 4}, 1);
+  k.body.push_back(kb.loop(0, iters, 1, [&](int i) {
+    std::vector<ScalarExpr> off = {V(i, 128), C(0)};
+    return std::vector<ir::Stmt>{
+        S(copy(whole(k, t), box(k, a, off, {128, 4}))),
+        S(alu(ir::Alu::Multiply, whole(k, u), T(whole(k, t)), I(2.0))),
+        S(copy(box(k, o, off, {128, 4}), whole(k, u)))};
+  }));
+  return kb.k;
+}
+
 // Runs a numpy snippet that prints one float (seconds); returns -1 when unavailable.
 double numpy_seconds(const std::string& code) {
   std::string cmd = "/usr/bin/python3 -c \"" + code + "\" 2>/dev/null";
@@ -184,6 +202,16 @@ int main(int argc, char** argv) {
         "print(best)");
     report("add 2^22 fp32 [128,512]", sim, direct, np);
     std::printf("  result identical to the direct loop: %s\n", same ? "yes" : "NO");
+  }
+  if (only.empty() || only == "small") {
+    const int64_t iters = 20000;
+    std::vector<float> x(128 * 4 * iters, 1.0f);
+    ir::Kernel sk = small_tiles_kernel(iters);
+    std::vector<HostTensor> sargs = {host_f32({128 * iters, 4}, x)};
+    double sim = best_of(reps, [&] { machine::execute(sk, sargs); });
+    std::printf("%-28s sim %8.2f ms = %.2f us per instruction (%lld instructions)\n",
+                "small tiles [128,4]", sim * 1e3, sim * 1e6 / (3.0 * iters),
+                static_cast<long long>(3 * iters));
   }
   return 0;
 }
