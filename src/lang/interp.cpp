@@ -130,6 +130,10 @@ Ref Interp::lookup_name(const std::string& name, SourceLoc loc) {
   }
   if (auto* lazy = cast<LazyErrorObj>(found)) {
     PyError e = lazy->error;
+    if (lazy->verbatim) {
+      e.loc = loc;
+      throw e;
+    }
     e.message = "'" + name + "' could not be evaluated when the file was loaded: " +
                 (e.code.empty() ? e.type + ": " : "") + e.message;
     if (e.code.empty()) e.code = e.type;

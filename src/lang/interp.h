@@ -33,6 +33,7 @@ struct BranchDriver : Obj {
 // original error only when used (tests and host code at module level never break a kernel).
 struct LazyErrorObj : Obj {
   PyError error;
+  bool verbatim = false;  // raise `error` as is (no "could not be evaluated" wrapper)
   std::string type_name() const override { return "unavailable"; }
 };
 

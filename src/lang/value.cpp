@@ -1020,3 +1020,129 @@ Ref ExcObj::getattr(Interp& in, const std::string& name) {
 }
 
 }  // namespace nki::py
+
+namespace nki::py {
+
+// str methods used by kernels and their helpers (formatting names, messages).
+Ref StrObj::getattr(Interp& in, const std::string& name) {
+  std::string v = value;
+  auto fn = [&](BuiltinFn::Impl f) { return std::make_shared<BuiltinFn>(name, std::move(f)); };
+  if (name == "join")
+    return fn([v](Interp& in, CallArgs& a) {
+      if (a.pos.size() != 1) raise("TypeError", "join() takes exactly one argument");
+      std::string out;
+      bool first = true;
+      for (const Ref& r : a.pos[0]->iterate(in)) {
+        auto* s = as_string(r);
+        if (!s) raise("TypeError", "sequence item: expected str instance, " + r->type_name() + " found");
+        if (!first) out += v;
+        out += *s;
+        first = false;
+      }
+      return make_str(out);
+    });
+  if (name == "upper" || name == "lower")
+    return fn([v, up = name == "upper"](Interp&, CallArgs&) {
+      std::string s = v;
+      for (char& c : s) c = static_cast<char>(up ? std::toupper(static_cast<unsigned char>(c)) : std::tolower(static_cast<unsigned char>(c)));
+      return make_str(s);
+    });
+  if (name == "startswith" || name == "endswith")
+    return fn([v, start = name == "startswith"](Interp&, CallArgs& a) {
+      auto* p = a.pos.empty() ? nullptr : as_string(a.pos[0]);
+      if (!p) raise("TypeError", "startswith/endswith expects a str");
+      if (p->size() > v.size()) return make_bool(false);
+      return make_bool(start ? v.compare(0, p->size(), *p) == 0 : v.compare(v.size() - p->size(), p->size(), *p) == 0);
+    });
+  if (name == "strip" || name == "lstrip" || name == "rstrip")
+    return fn([v, name](Interp&, CallArgs&) {
+      size_t b = 0, e = v.size();
+      if (name != "rstrip") while (b < e && std::isspace(static_cast<unsigned char>(v[b]))) ++b;
+      if (name != "lstrip") while (e > b && std::isspace(static_cast<unsigned char>(v[e - 1]))) --e;
+      return make_str(v.substr(b, e - b));
+    });
+  if (name == "replace")
+    return fn([v](Interp&, CallArgs& a) {
+      auto* from = a.pos.size() >= 2 ? as_string(a.pos[0]) : nullptr;
+      auto* to = a.pos.size() >= 2 ? as_string(a.pos[1]) : nullptr;
+      if (!from || !to) raise("TypeError", "replace() takes two str arguments");
+      if (from->empty()) return make_str(v);
+      std::string out;
+      size_t i = 0;
+      while (true) {
+        size_t j = v.find(*from, i);
+        if (j == std::string::npos) break;
+        out += v.substr(i, j - i) + *to;
+        i = j + from->size();
+      }
+      return make_str(out + v.substr(i));
+    });
+  if (name == "split")
+    return fn([v](Interp&, CallArgs& a) {
+      std::vector<Ref> parts;
+      auto* sep = a.pos.empty() || is_none(a.pos[0]) ? nullptr : as_string(a.pos[0]);
+      if (!sep) {
+        std::string cur;
+        for (char c : v) {
+          if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!cur.empty()) parts.push_back(make_str(cur));
+            cur.clear();
+          } else {
+            cur += c;
+          }
+        }
+        if (!cur.empty()) parts.push_back(make_str(cur));
+        return make_list(parts);
+      }
+      if (sep->empty()) raise("ValueError", "empty separator");
+      size_t i = 0;
+      while (true) {
+        size_t j = v.find(*sep, i);
+        if (j == std::string::npos) break;
+        parts.push_back(make_str(v.substr(i, j - i)));
+        i = j + sep->size();
+      }
+      parts.push_back(make_str(v.substr(i)));
+      return make_list(parts);
+    });
+  if (name == "format")
+    return fn([v](Interp& in, CallArgs& a) {
+      // {} / {0} / {name} replacement fields without format specs beyond str().
+      std::string out;
+      size_t auto_idx = 0;
+      for (size_t i = 0; i < v.size(); ++i) {
+        char c = v[i];
+        if (c == '{' && i + 1 < v.size() && v[i + 1] == '{') { out += '{'; ++i; continue; }
+        if (c == '}' && i + 1 < v.size() && v[i + 1] == '}') { out += '}'; ++i; continue; }
+        if (c != '{') { out += c; continue; }
+        size_t close = v.find('}', i);
+        if (close == std::string::npos) raise("ValueError", "Single '{' encountered in format string");
+        std::string field = v.substr(i + 1, close - i - 1);
+        std::string spec;
+        if (auto colon = field.find(':'); colon != std::string::npos) {
+          spec = field.substr(colon + 1);
+          field = field.substr(0, colon);
+        }
+        Ref val;
+        if (field.empty()) {
+          if (auto_idx >= a.pos.size()) raise("IndexError", "Replacement index out of range");
+          val = a.pos[auto_idx++];
+        } else if (std::isdigit(static_cast<unsigned char>(field[0]))) {
+          size_t k = std::stoul(field);
+          if (k >= a.pos.size()) raise("IndexError", "Replacement index out of range");
+          val = a.pos[k];
+        } else {
+          for (auto& [k, x] : a.kw)
+            if (k == field) val = x;
+          if (!val) raise("KeyError", "'" + field + "'");
+        }
+        (void)in;
+        out += spec.empty() ? val->str() : val->str();
+        i = close;
+      }
+      return make_str(out);
+    });
+  return Obj::getattr(in, name);
+}
+
+}  // namespace nki::py

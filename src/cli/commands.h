@@ -1,0 +1,10 @@
+// Subcommand entry points of the nkiagent CLI (argv[0] is the subcommand name).
+#pragma once
+
+namespace nki::cli {
+
+int cmd_check(int argc, char** argv, bool print_ir);
+int cmd_run(int argc, char** argv);
+int cmd_verify(int argc, char** argv);
+
+}  // namespace nki::cli

@@ -1,0 +1,644 @@
+// neuronxcc.nki.language (nl) for SDK 2.24: shared/docs/nki-spec.md §2.2–§2.9.
+#include <cmath>
+#include <limits>
+
+#include "base/dtype_convert.h"
+#include "ir/scalar_expr.h"
+#include "nki/api_common.h"
+
+namespace nki::front {
+
+using py::CallArgs;
+using py::Interp;
+
+// ------------------------------------------------------------------ shared helpers
+Ref unsupported_api(const std::string& qualified) {
+  return make_fn(qualified, [qualified](Interp&, CallArgs&) -> Ref {
+    nki_error("unsupported_api", qualified + " is not supported by this simulator yet",
+              "see docs/api-coverage.md for the implemented APIs");
+  });
+}
+
+std::optional<ir::Alu> op_alu(const Ref& r) {
+  if (auto* f = dynamic_cast<OpFnObj*>(r.get())) return f->alu;
+  return std::nullopt;
+}
+std::optional<ir::Act> op_act(const Ref& r) {
+  if (auto* f = dynamic_cast<OpFnObj*>(r.get())) return f->act;
+  return std::nullopt;
+}
+
+std::shared_ptr<OpFnObj> make_alu_fn(Tracer& t, const std::string& qualified, ir::Alu op) {
+  std::string api = qualified.substr(qualified.rfind('.') + 1);
+  auto f = std::make_shared<OpFnObj>(qualified, [&t, api, op](Interp&, CallArgs& call) -> Ref {
+    bool mod_style = api == "fmod" || api == "mod";
+    Args a(call, api, {"x", "y", "dtype", "mask"}, mod_style ? 4 : 2, 2);
+    return emit_binary(t, api, a[0], a[1], op, a[2], a[3], /*allow_partition_broadcast=*/true,
+                       op == ir::Alu::Power ? ir::Engine::GpSimd : ir::Engine::Vector);
+  });
+  f->alu = op;
+  return f;
+}
+
+std::shared_ptr<OpFnObj> make_act_fn(Tracer& t, const std::string& qualified, ir::Act fn) {
+  std::string api = qualified.substr(qualified.rfind('.') + 1);
+  auto f = std::make_shared<OpFnObj>(qualified, [&t, api, fn](Interp&, CallArgs& call) -> Ref {
+    Args a(call, api, {"x", "dtype", "mask"}, 1, 1);
+    if (is_scalar_value(a[0])) {
+      // nl.* on a Python scalar: evaluate at compile time (used in host-side constant math).
+      nki_error("err_expected_tile", "'" + api + "' needs a tile operand, got a Python number",
+                "use the math module for compile-time scalars");
+    }
+    return emit_unary(t, api, a[0], fn, a[1], a[2]);
+  });
+  f->act = fn;
+  return f;
+}
+
+std::shared_ptr<OpFnObj> make_reduce_fn(Tracer& t, const std::string& qualified, ir::Alu op) {
+  std::string api = qualified.substr(qualified.rfind('.') + 1);
+  auto f = std::make_shared<OpFnObj>(qualified, [&t, api, op](Interp&, CallArgs& call) -> Ref {
+    Args a(call, api, {"x", "axis", "dtype", "mask", "keepdims"}, 2, 2);
+    bool keep = a.has(4) && t.truthy(a[4]);
+    return emit_reduce(t, api, a[0], op, a[1], a[2], a[3], keep);
+  });
+  f->alu = op;
+  return f;
+}
+
+void add_dtypes(py::ModuleObj& m, bool numpy_names) {
+  struct Entry { const char* name; DType d; };
+  static const Entry entries[] = {
+      {"bool_", DType::Bool},         {"int8", DType::Int8},         {"int16", DType::Int16},
+      {"int32", DType::Int32},        {"uint8", DType::UInt8},       {"uint16", DType::UInt16},
+      {"uint32", DType::UInt32},      {"float16", DType::Float16},   {"float32", DType::Float32},
+      {"bfloat16", DType::BFloat16},  {"tfloat32", DType::TFloat32}, {"float8_e4m3", DType::Float8E4M3},
+      {"float8_e5m2", DType::Float8E5M2},
+  };
+  for (const Entry& e : entries) {
+    if (numpy_names && (e.d == DType::BFloat16 || e.d == DType::TFloat32 || e.d == DType::Float8E4M3 ||
+                        e.d == DType::Float8E5M2))
+      continue;  // numpy 1.24 has none of these
+    m.set(e.name, std::make_shared<DTypeObj>(e.d));
+  }
+  if (numpy_names) {
+    m.set("bool", std::make_shared<DTypeObj>(DType::Bool));
+    m.set("half", std::make_shared<DTypeObj>(DType::Float16));
+    m.set("single", std::make_shared<DTypeObj>(DType::Float32));
+  }
+}
+
+std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallArgs& a, ir::LoopKind kind) {
+  if (a.pos.empty() || a.pos.size() > 3)
+    nki_error("err_invalid_arguments", api + "() takes 1 to 3 integer arguments");
+  std::vector<int64_t> v;
+  for (const Ref& r : a.pos) {
+    auto i = static_int(r);
+    if (!i)
+      nki_error("err_dynamic_loop_bound", api + "() bounds must be compile-time integers, got " + r->repr(),
+                "loop bounds come from tensor shapes and Python integers");
+    v.push_back(*i);
+  }
+  auto d = std::make_shared<RangeDriver>();
+  d->tracer = &t;
+  d->kind = kind;
+  if (v.size() == 1) d->stop = v[0];
+  else {
+    d->start = v[0];
+    d->stop = v[1];
+    if (v.size() == 3) d->step = v[2];
+  }
+  if (d->step == 0) nki_error("err_invalid_arguments", api + "() step must not be zero");
+  return d;
+}
+
+Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
+                  const Ref& buffer, const Ref& name, std::optional<double> fill) {
+  int pdim = 0;
+  std::vector<int64_t> shape = need_shape(in, shape_ref, api, &pdim);
+  DType dt = need_dtype(dtype, api, "dtype");
+  ir::Buffer buf = ir::Buffer::Sbuf;
+  if (buffer && !py::is_none(buffer)) {
+    auto* b = dynamic_cast<BufferObj*>(buffer.get());
+    if (!b) nki_error("err_invalid_buffer", "buffer of '" + api + "' must be nl.sbuf, nl.psum, nl.hbm, nl.private_hbm or nl.shared_hbm");
+    buf = b->buffer;
+    if (b->direct_alloc && fill)
+      nki_error("err_tensor_creation_on_scratchpad_with_init_value_not_supported",
+                "tensors with direct allocation cannot be created with an initial value ('" + api + "')",
+                "create it with nl.ndarray and write the values with an instruction (e.g. nisa.memset)");
+  }
+  if (ir::is_hbm(buf) && fill)
+    nki_error("err_hbm_tensor_with_init_value_not_supported",
+              "HBM tensors cannot be created with an initial value ('" + api + "')",
+              "create it with nl.ndarray(..., buffer=nl.shared_hbm) and nl.store the values into it");
+  if (buf == ir::Buffer::SharedHbm && t.in_loop_or_branch())
+    nki_error("err_shared_hbm_must_in_kernel_level",
+              "shared_hbm tensors must be created at the top level of the kernel, not inside a loop or branch",
+              "move the nl.ndarray(..., buffer=nl.shared_hbm) before the loop");
+  if (buf == ir::Buffer::Psum) {
+    int64_t free_bytes = static_cast<int64_t>(dtype_size(dt));
+    for (size_t i = pdim + 1; i < shape.size(); ++i) free_bytes *= shape[i];
+    if (free_bytes > 2048)
+      nki_error("err_psum_tile_exceeds_bank",
+                "PSUM tile of shape " + shape_str(shape) + " and dtype " + dtype_name(dt) + " needs " +
+                    std::to_string(free_bytes) + " bytes per partition, more than one 2 KiB PSUM bank",
+                "keep PSUM tiles to at most nl.tile_size.psum_fmax (512) float32 elements per partition");
+  }
+  std::string nm;
+  if (name && py::as_string(name)) nm = *py::as_string(name);
+  auto res = t.new_tensor(shape, dt, buf, nm, pdim);
+  if (fill) {
+    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
+    d.init = *fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;
+    d.fill_value = *fill;
+    // Initialisation is an instruction where the tensor is created, so a tile created inside a
+    // loop is re-initialised on every iteration.
+    ir::Instr in_;
+    in_.op = ir::Opcode::Memset;
+    in_.name = api;
+    in_.engine = ir::Engine::Vector;
+    in_.dst = res->view;
+    in_.srcs.push_back(ir::Operand::of_imm(*fill));
+    t.emit(std::move(in_));
+  }
+  return res;
+}
+
+Ref emit_transpose(Tracer& t, const std::string& api, TensorObj& x, const Ref& dtype, ir::Buffer buffer,
+                   ir::Engine engine) {
+  require_on_chip(x, api, "x");
+  if (x.shape().size() != 2)
+    nki_error("err_exceed_max_supported_dimension",
+              "'" + api + "' supports 2-D tiles only, got a tile of rank " + std::to_string(x.shape().size()),
+              "reshape or index the tile down to [P, F] first");
+  int64_t limit = engine == ir::Engine::Vector ? 32 : 128;
+  for (int64_t d : x.shape())
+    if (d > limit)
+      nki_error("err_size_of_dimension_exceed_arch_limit",
+                "'" + api + "' input " + shape_str(x.shape()) + " exceeds the " + std::to_string(limit) + "x" +
+                    std::to_string(limit) + " limit of the " + ir::engine_name(engine) + " engine",
+                "transpose in blocks of at most 128x128");
+  std::vector<int64_t> out_shape = {x.shape()[1], x.shape()[0]};
+  auto res = t.new_tensor(out_shape, opt_dtype(dtype).value_or(x.dtype()), buffer, "");
+  ir::Access src = x.view;
+  src.shape = out_shape;
+  for (auto& col : src.coef) std::swap(col[0], col[1]);
+  ir::Instr in;
+  in.op = ir::Opcode::Copy;
+  in.name = api;
+  in.engine = engine;
+  in.dst = res->view;
+  in.srcs.push_back(ir::Operand::of(src));
+  res->producer = t.emit(std::move(in));
+  return res;
+}
+
+Ref emit_matmul(Tracer& t, const std::string& api, TensorObj& st, TensorObj& mv, const Ref& mask) {
+  for (auto [tile, arg] : {std::pair<TensorObj*, const char*>{&st, "stationary"}, {&mv, "moving"}}) {
+    if (tile->buffer() != ir::Buffer::Sbuf)
+      nki_error("err_unsupported_memory",
+                std::string("Expected operand '") + arg + "' of '" + api + "' to be in address space 'sbuf', but got a tile in '" +
+                    ir::buffer_name(tile->buffer()) + "' instead.",
+                "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
+    if (tile->shape().size() != 2)
+      nki_error("err_exceed_max_supported_dimension",
+                std::string("'") + api + "' operand '" + arg + "' must be a 2-D tile, got " + shape_str(tile->shape()));
+    if (!dtype_is_float(tile->dtype()))
+      nki_error("err_unsupported_dtype", std::string("'") + api + "' operand '" + arg + "' has dtype " +
+                                             dtype_name(tile->dtype()) + "; the tensor engine multiplies floating-point tiles",
+                "cast with nl.copy(x, dtype=nl.bfloat16) first");
+  }
+  int64_t K = st.shape()[0], M = st.shape()[1], K2 = mv.shape()[0], N = mv.shape()[1];
+  if (K != K2)
+    nki_error("err_num_partition_mismatch",
+              "number of partitions (dimension 0 size of a tile) mismatch in parameters (stationary" +
+                  shape_str(st.shape()) + ", moving" + shape_str(mv.shape()) + ") of '" + api + "'",
+              "both matmul operands hold the contraction dimension K on their partitions");
+  if (K > 128)
+    nki_error("err_num_partition_exceed_arch_limit", "matmul contraction size " + std::to_string(K) + " exceeds 128",
+              "tile K by 128 and accumulate the partial products into one PSUM tile");
+  if (M > 128)
+    nki_error("err_matmul_stationary_fmax",
+              "matmul stationary free size " + std::to_string(M) + " exceeds nl.tile_size.gemm_stationary_fmax (128)",
+              "tile M by 128");
+  if (N > 512)
+    nki_error("err_matmul_moving_fmax",
+              "matmul moving free size " + std::to_string(N) + " exceeds nl.tile_size.gemm_moving_fmax (512)",
+              "tile N by 512");
+  auto res = t.new_tensor({M, N}, DType::Float32, ir::Buffer::Psum, "");
+  ir::Instr in;
+  in.op = ir::Opcode::Matmul;
+  in.name = api;
+  in.engine = ir::Engine::Tensor;
+  in.dst = res->view;
+  in.srcs.push_back(ir::Operand::of(st.view));
+  in.srcs.push_back(ir::Operand::of(mv.view));
+  in.mask = make_mask(t, mask, 2);
+  res->producer = t.emit(std::move(in));
+  return res;
+}
+
+namespace {
+
+struct FinfoObj : py::Obj {
+  double min, max, eps, tiny;
+  std::string type_name() const override { return "finfo"; }
+  Ref getattr(Interp& in, const std::string& n) override {
+    if (n == "min") return py::make_float(min);
+    if (n == "max") return py::make_float(max);
+    if (n == "eps") return py::make_float(eps);
+    if (n == "tiny" || n == "smallest_normal") return py::make_float(tiny);
+    return py::Obj::getattr(in, n);
+  }
+};
+
+// nl.mgrid[0:128, 0:512]
+struct MgridFactory : py::Obj {
+  Tracer* t = nullptr;
+  std::string type_name() const override { return "mgrid"; }
+  Ref getitem(Interp&, const Ref& key) override {
+    std::vector<Ref> keys;
+    if (auto* tup = py::cast<py::TupleObj>(key)) keys = tup->items;
+    else keys.push_back(key);
+    std::vector<int64_t> shape, starts, steps;
+    for (const Ref& k : keys) {
+      auto* s = py::cast<py::SliceObj>(k);
+      if (!s) nki_error("err_invalid_index", "nl.mgrid takes slices, e.g. nl.mgrid[0:128, 0:512]");
+      int64_t lo = py::is_none(s->lower) ? 0 : static_int(s->lower).value_or(INT64_MIN);
+      auto hi = static_int(s->upper);
+      int64_t st = py::is_none(s->step) ? 1 : static_int(s->step).value_or(0);
+      if (lo == INT64_MIN || !hi || st <= 0)
+        nki_error("err_invalid_index", "nl.mgrid bounds must be compile-time integers with a positive step");
+      int64_t n = *hi > lo ? (*hi - lo + st - 1) / st : 0;
+      if (n <= 0) nki_error("err_invalid_index", "empty nl.mgrid range");
+      shape.push_back(n);
+      starts.push_back(lo);
+      steps.push_back(st);
+    }
+    auto g = std::make_shared<MgridObj>();
+    for (size_t a = 0; a < shape.size(); ++a) {
+      auto ix = std::make_shared<IndexObj>();
+      ix->tracer = t;
+      ix->shape = shape;
+      ix->coef.assign(shape.size(), 0);
+      ix->coef[a] = steps[a];
+      ix->rest = ir::ScalarExpr::of(starts[a]);
+      ix->is_arange = true;
+      g->components.push_back(ix);
+    }
+    return g;
+  }
+};
+
+}  // namespace
+
+// Defined in api_nl_compound.cpp.
+void add_nl_compound(Tracer& t, py::ModuleObj& m);
+
+std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
+  auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.language");
+  add_dtypes(*m, false);
+  m->set("sbuf", std::make_shared<BufferObj>(ir::Buffer::Sbuf));
+  m->set("psum", std::make_shared<BufferObj>(ir::Buffer::Psum));
+  m->set("hbm", std::make_shared<BufferObj>(ir::Buffer::PrivateHbm));
+  m->set("private_hbm", std::make_shared<BufferObj>(ir::Buffer::PrivateHbm));
+  m->set("shared_hbm", std::make_shared<BufferObj>(ir::Buffer::SharedHbm));
+
+  auto tile = std::make_shared<py::ModuleObj>("nl.tile_size");
+  tile->set("pmax", py::make_int(128));
+  tile->set("psum_fmax", py::make_int(512));
+  tile->set("gemm_stationary_fmax", py::make_int(128));
+  tile->set("gemm_moving_fmax", py::make_int(512));
+  tile->set("bn_stats_fmax", py::make_int(512));
+  m->set("tile_size", tile);
+  auto fp32 = std::make_shared<py::ModuleObj>("nl.fp32");
+  fp32->set("min", py::make_float(-3.4028234663852886e38));
+  m->set("fp32", fp32);
+
+  m->set("par_dim", make_fn("par_dim", [](Interp&, CallArgs& a) -> Ref {
+    auto n = a.pos.size() == 1 ? static_int(a.pos[0]) : std::nullopt;
+    if (!n || *n <= 0) nki_error("err_invalid_shape", "nl.par_dim takes one positive integer");
+    return std::make_shared<ParDimObj>(*n);
+  }));
+  m->set("arange", make_fn("arange", [&t](Interp&, CallArgs& a) -> Ref {
+    if (a.pos.empty() || a.pos.size() > 2) nki_error("err_invalid_arguments", "nl.arange(stop) or nl.arange(start, stop)");
+    auto lo = a.pos.size() == 2 ? static_int(a.pos[0]) : std::optional<int64_t>(0);
+    auto hi = static_int(a.pos.back());
+    if (!lo || !hi) nki_error("err_invalid_arguments", "nl.arange bounds must be compile-time integers");
+    if (*hi <= *lo) nki_error("err_invalid_arguments", "nl.arange range is empty");
+    auto ix = std::make_shared<IndexObj>();
+    ix->tracer = &t;
+    ix->shape = {*hi - *lo};
+    ix->coef = {1};
+    ix->rest = ir::ScalarExpr::of(*lo);
+    ix->is_arange = true;
+    return ix;
+  }));
+  auto mg = std::make_shared<MgridFactory>();
+  mg->t = &t;
+  m->set("mgrid", mg);
+  m->set("ds", make_fn("ds", [](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "ds", {"start", "size"}, 2, 2);
+    auto size = static_int(a[1]);
+    if (!size || *size <= 0) nki_error("err_invalid_arguments", "nl.ds size must be a positive compile-time integer");
+    auto s = std::make_shared<py::SliceObj>();
+    s->lower = a[0];
+    s->upper = in.binary(py::Operator::Add, a[0], py::make_int(*size));
+    s->step = py::none();
+    return s;
+  }));
+  m->set("program_id", make_fn("program_id", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "program_id", {"axis"}, 1, 1);
+    auto axis = static_int(a[0]);
+    if (!axis || *axis < 0) nki_error("err_invalid_arguments", "nl.program_id(axis) needs a non-negative integer axis");
+    const auto& grid = t.options().grid;
+    auto ix = std::make_shared<IndexObj>();
+    ix->tracer = &t;
+    if (grid.empty()) {
+      if (*axis != 0) nki_error("err_invalid_arguments", "nl.program_id(" + std::to_string(*axis) + ") without an SPMD grid");
+      ix->rest = ir::ScalarExpr::of(0);
+      return ix;
+    }
+    if (*axis >= static_cast<int64_t>(grid.size()))
+      nki_error("err_invalid_arguments", "nl.program_id(" + std::to_string(*axis) + ") but the launch grid has rank " +
+                                             std::to_string(grid.size()));
+    ix->rest = ir::atom_expr(t.program_id_atom(static_cast<int>(*axis)));
+    return ix;
+  }));
+  m->set("num_programs", make_fn("num_programs", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "num_programs", {"axes"}, 1, 0);
+    const auto& grid = t.options().grid;
+    auto extent = [&](int64_t ax) -> int64_t {
+      if (grid.empty()) return 1;
+      if (ax < 0 || ax >= static_cast<int64_t>(grid.size())) nki_error("err_invalid_arguments", "num_programs axis out of range");
+      return grid[ax];
+    };
+    if (!a.has(0)) {
+      int64_t n = 1;
+      for (int64_t g : grid) n *= g;
+      return py::make_int(n);
+    }
+    if (auto ax = static_int(a[0])) return py::make_int(extent(*ax));
+    std::vector<Ref> out;
+    for (const Ref& r : a[0]->iterate(in)) out.push_back(py::make_int(extent(static_int(r).value_or(-1))));
+    return py::make_tuple(out);
+  }));
+  m->set("program_ndim", make_fn("program_ndim", [&t](Interp&, CallArgs&) -> Ref {
+    return py::make_int(static_cast<int64_t>(t.options().grid.size()));
+  }));
+  m->set("affine_range", make_fn("affine_range", [&t](Interp&, CallArgs& a) -> Ref {
+    return make_range(t, "affine_range", a, ir::LoopKind::Affine);
+  }));
+  m->set("sequential_range", make_fn("sequential_range", [&t](Interp&, CallArgs& a) -> Ref {
+    return make_range(t, "sequential_range", a, ir::LoopKind::Sequential);
+  }));
+  m->set("static_range", make_fn("static_range", [&t](Interp&, CallArgs& a) -> Ref {
+    return make_range(t, "static_range", a, ir::LoopKind::Static);
+  }));
+
+  // ---- creation
+  m->set("ndarray", make_fn("ndarray", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "ndarray", {"shape", "dtype", "buffer", "name"}, 2, 2);
+    return create_tensor(t, "ndarray", in, a[0], a[1], a[2], a[3], std::nullopt);
+  }));
+  m->set("zeros", make_fn("zeros", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "zeros", {"shape", "dtype", "buffer", "name"}, 2, 2);
+    return create_tensor(t, "zeros", in, a[0], a[1], a[2], a[3], 0.0);
+  }));
+  m->set("ones", make_fn("ones", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "ones", {"shape", "dtype", "buffer", "name"}, 2, 2);
+    return create_tensor(t, "ones", in, a[0], a[1], a[2], a[3], 1.0);
+  }));
+  m->set("full", make_fn("full", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "full", {"shape", "fill_value", "dtype", "buffer", "name"}, 3, 3);
+    auto v = py::as_number(a[1]);
+    if (!v) nki_error("err_invalid_arguments", "nl.full fill_value must be a number");
+    return create_tensor(t, "full", in, a[0], a[2], a[3], a[4], *v);
+  }));
+  auto like = [&t](const std::string& api, std::optional<double> fill) {
+    return make_fn(api, [&t, api, fill](Interp& in, CallArgs& call) -> Ref {
+      Args a(call, api, {"a", "dtype", "buffer", "name"}, 2, 1);
+      TensorObj* src = need_tensor(a[0], api, "a");
+      Ref dt = a.has(1) ? a[1] : Ref(std::make_shared<DTypeObj>(src->dtype()));
+      Ref buf = a.has(2) ? a[2] : Ref(std::make_shared<BufferObj>(src->buffer()));
+      std::vector<Ref> dims;
+      for (int64_t d : src->shape()) dims.push_back(py::make_int(d));
+      return create_tensor(t, api, in, py::make_tuple(dims), dt, buf, a[3], fill);
+    });
+  };
+  m->set("empty_like", like("empty_like", std::nullopt));
+  m->set("zeros_like", like("zeros_like", 0.0));
+  m->set("shared_identity_matrix", make_fn("shared_identity_matrix", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "shared_identity_matrix", {"n", "dtype"}, 2, 1);
+    auto n = static_int(a[0]);
+    if (!n || *n <= 0 || *n > 4096) nki_error("err_invalid_arguments", "shared_identity_matrix needs 0 < n <= 4096");
+    DType dt = a.has(1) ? need_dtype(a[1], "shared_identity_matrix", "dtype") : DType::UInt8;
+    auto res = t.new_tensor({*n, *n}, dt, ir::Buffer::SharedHbm, "identity");
+    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
+    d.role = ir::TensorRole::Constant;
+    std::vector<float> vals(static_cast<size_t>(*n * *n), 0.0f);
+    for (int64_t i = 0; i < *n; ++i) vals[i * *n + i] = 1.0f;
+    d.const_data.resize(vals.size() * dtype_size(dt));
+    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
+    return res;
+  }));
+  m->set("finfo", make_fn("finfo", [](Interp&, CallArgs& a) -> Ref {
+    if (a.pos.size() != 1) nki_error("err_invalid_arguments", "nl.finfo(dtype)");
+    DType d = need_dtype(a.pos[0], "finfo", "dtype");
+    auto f = std::make_shared<FinfoObj>();
+    switch (d) {
+      case DType::Float32: case DType::TFloat32:
+        f->max = std::numeric_limits<float>::max(); f->eps = std::numeric_limits<float>::epsilon();
+        f->tiny = std::numeric_limits<float>::min(); break;
+      case DType::BFloat16: f->max = 3.3895313892515355e38; f->eps = 0.0078125; f->tiny = 1.1754943508222875e-38; break;
+      case DType::Float16: f->max = 65504.0; f->eps = 0.0009765625; f->tiny = 6.103515625e-05; break;
+      case DType::Float8E4M3: f->max = 240.0; f->eps = 0.125; f->tiny = 0.015625; break;
+      case DType::Float8E5M2: f->max = 57344.0; f->eps = 0.25; f->tiny = 6.103515625e-05; break;
+      default: nki_error("err_invalid_arguments", "nl.finfo needs a floating-point dtype");
+    }
+    f->min = -f->max;
+    return f;
+  }));
+  m->set("static_cast", make_fn("static_cast", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "static_cast", {"arr", "dtype"}, 2, 2);
+    DType d = need_dtype(a[1], "static_cast", "dtype");
+    if (auto v = py::as_number(a[0])) {
+      if (dtype_is_int(d)) return py::make_int(static_cast<int64_t>(std::nearbyint(*v)));
+      return std::make_shared<TypedScalarObj>(*v, d);
+    }
+    return emit_copy(t, "static_cast", a[0], a[1], nullptr);
+  }));
+
+  // ---- data movement
+  m->set("load", make_fn("load", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "load", {"src", "mask", "dtype"}, 1, 1);
+    TensorObj* src = need_tensor(a[0], "load", "src");
+    require_hbm(*src, "load", "src");
+    DType dt = opt_dtype(a[2]).value_or(src->dtype());
+    auto res = t.new_tensor(src->shape(), dt, ir::Buffer::Sbuf, "");
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nl.load";
+    in.engine = ir::Engine::Dma;
+    in.dst = res->view;
+    in.srcs.push_back(ir::Operand::of(src->view));
+    in.mask = make_mask(t, a[1], src->shape().size());
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+  m->set("store", make_fn("store", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "store", {"dst", "value", "mask"}, 2, 2);
+    TensorObj* dst = need_tensor(a[0], "store", "dst");
+    require_hbm(*dst, "store", "dst");
+    if (auto* v = as_tensor(a[1])) {
+      if (ir::is_hbm(v->buffer()))
+        nki_error("err_unsupported_memory",
+                  "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'hbm' instead.",
+                  "load the data into SBUF first, or copy HBM to HBM with nisa.dma_copy");
+      if (v->buffer() == ir::Buffer::Psum)
+        nki_error("err_unsupported_memory",
+                  "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'psum' instead.",
+                  "copy the PSUM tile to SBUF first: nl.store(dst, value=nl.copy(psum_tile, dtype=dst.dtype))");
+    }
+    assign_into(t, *dst, a[1], std::nullopt, "nl.store", a[2]);
+    return py::none();
+  }));
+  m->set("load_transpose2d", make_fn("load_transpose2d", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "load_transpose2d", {"src", "mask", "dtype"}, 1, 1);
+    TensorObj* src = need_tensor(a[0], "load_transpose2d", "src");
+    require_hbm(*src, "load_transpose2d", "src");
+    if (src->shape().size() != 2)
+      nki_error("err_exceed_max_supported_dimension", "load_transpose2d needs a 2-D source, got " + shape_str(src->shape()));
+    if (src->view.indirect)
+      nki_error("err_indirect_indices_are_not_supported_with_nki_api", "load_transpose2d does not accept indirect indices");
+    std::vector<int64_t> out_shape = {src->shape()[1], src->shape()[0]};
+    auto res = t.new_tensor(out_shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
+    ir::Access sv = src->view;
+    sv.shape = out_shape;
+    for (auto& col : sv.coef) std::swap(col[0], col[1]);
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nl.load_transpose2d";
+    in.engine = ir::Engine::Dma;
+    in.dst = res->view;
+    in.srcs.push_back(ir::Operand::of(sv));
+    in.mask = make_mask(t, a[1], 2);
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+  m->set("atomic_rmw", make_fn("atomic_rmw", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "atomic_rmw", {"dst", "value", "op", "mask"}, 3, 3);
+    TensorObj* dst = need_tensor(a[0], "atomic_rmw", "dst");
+    require_hbm(*dst, "atomic_rmw", "dst");
+    auto op = op_alu(a[2]);
+    if (!op || *op != ir::Alu::Add)
+      nki_error("err_unsupported_operator", "atomic_rmw supports op=np.add only");
+    check_writable(t, *dst);
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nl.atomic_rmw";
+    in.engine = ir::Engine::Dma;
+    in.dst = dst->view;
+    in.rmw = ir::Alu::Add;
+    in.srcs.push_back(operand_for(a[1], dst->shape(), "atomic_rmw", "value"));
+    in.mask = make_mask(t, a[3], dst->shape().size());
+    t.emit(std::move(in));
+    return py::none();
+  }));
+  m->set("copy", make_fn("copy", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "copy", {"src", "mask", "dtype"}, 1, 1);
+    return emit_copy(t, "copy", a[0], a[2], a[1]);
+  }));
+  m->set("broadcast_to", make_fn("broadcast_to", [&t](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "broadcast_to", {"src", "shape"}, 1, 2);
+    TensorObj* src = need_tensor(a[0], "broadcast_to", "src");
+    Ref m2 = src->getattr(in, "broadcast_to");
+    CallArgs c;
+    c.pos.push_back(a[1]);
+    return m2->call(in, c);
+  }));
+  m->set("expand_dims", make_fn("expand_dims", [](Interp& in, CallArgs& call) -> Ref {
+    Args a(call, "expand_dims", {"data", "axis"}, 2, 2);
+    TensorObj* src = need_tensor(a[0], "expand_dims", "data");
+    Ref m2 = src->getattr(in, "expand_dims");
+    CallArgs c;
+    c.pos.push_back(a[1]);
+    return m2->call(in, c);
+  }));
+
+  // ---- element-wise math
+  struct U { const char* n; ir::Act f; };
+  static const U unary[] = {
+      {"abs", ir::Act::Abs}, {"negative", ir::Act::Negative}, {"sign", ir::Act::Sign},
+      {"trunc", ir::Act::Trunc}, {"floor", ir::Act::Floor}, {"ceil", ir::Act::Ceil},
+      {"exp", ir::Act::Exp}, {"log", ir::Act::Log}, {"sin", ir::Act::Sin}, {"cos", ir::Act::Cos},
+      {"tan", ir::Act::Tan}, {"arctan", ir::Act::Arctan}, {"tanh", ir::Act::Tanh},
+      {"sqrt", ir::Act::Sqrt}, {"rsqrt", ir::Act::Rsqrt}, {"reciprocal", ir::Act::Reciprocal},
+      {"square", ir::Act::Square}, {"sigmoid", ir::Act::Sigmoid}, {"relu", ir::Act::Relu},
+      {"gelu", ir::Act::Gelu}, {"gelu_dx", ir::Act::GeluDx}, {"gelu_apprx_tanh", ir::Act::GeluApprxTanh},
+      {"silu", ir::Act::Silu}, {"silu_dx", ir::Act::SiluDx}, {"erf", ir::Act::Erf},
+      {"erf_dx", ir::Act::ErfDx}, {"softplus", ir::Act::Softplus}, {"mish", ir::Act::Mish},
+      {"invert", ir::Act::Invert}, {"logical_not", ir::Act::LogicalNot}, {"copy_act", ir::Act::Copy},
+  };
+  for (const U& u : unary) {
+    if (std::string(u.n) == "copy_act") continue;
+    m->set(u.n, make_act_fn(t, std::string("nl.") + u.n, u.f));
+  }
+  struct B { const char* n; ir::Alu op; };
+  static const B binary[] = {
+      {"add", ir::Alu::Add}, {"subtract", ir::Alu::Subtract}, {"multiply", ir::Alu::Multiply},
+      {"divide", ir::Alu::Divide}, {"power", ir::Alu::Power}, {"maximum", ir::Alu::Maximum},
+      {"minimum", ir::Alu::Minimum}, {"fmod", ir::Alu::Fmod}, {"mod", ir::Alu::Mod},
+      {"bitwise_and", ir::Alu::BitwiseAnd}, {"bitwise_or", ir::Alu::BitwiseOr},
+      {"bitwise_xor", ir::Alu::BitwiseXor}, {"left_shift", ir::Alu::LeftShift},
+      {"right_shift", ir::Alu::RightShift}, {"equal", ir::Alu::Equal}, {"not_equal", ir::Alu::NotEqual},
+      {"greater", ir::Alu::Greater}, {"greater_equal", ir::Alu::GreaterEqual}, {"less", ir::Alu::Less},
+      {"less_equal", ir::Alu::LessEqual}, {"logical_and", ir::Alu::LogicalAnd},
+      {"logical_or", ir::Alu::LogicalOr}, {"logical_xor", ir::Alu::LogicalXor},
+  };
+  for (const B& b : binary) m->set(b.n, make_alu_fn(t, std::string("nl.") + b.n, b.op));
+
+  // ---- reductions
+  m->set("sum", make_reduce_fn(t, "nl.sum", ir::Alu::Add));
+  m->set("prod", make_reduce_fn(t, "nl.prod", ir::Alu::Multiply));
+  m->set("max", make_reduce_fn(t, "nl.max", ir::Alu::Maximum));
+  m->set("min", make_reduce_fn(t, "nl.min", ir::Alu::Minimum));
+  m->set("all", make_fn("all", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "all", {"x", "axis", "dtype", "mask"}, 2, 2);
+    TensorObj* x = need_tensor(a[0], "all", "x");
+    Ref nz = emit_binary(t, "all", a[0], py::make_int(0), ir::Alu::NotEqual, nullptr, a[3], true);
+    (void)x;
+    Ref dt = a.has(2) ? a[2] : Ref(std::make_shared<DTypeObj>(DType::Bool));
+    return emit_reduce(t, "all", nz, ir::Alu::Minimum, a[1], dt, a[3], false);
+  }));
+  m->set("matmul", make_fn("matmul", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "matmul", {"x", "y", "transpose_x", "mask"}, 2, 2);
+    TensorObj* x = need_tensor(a[0], "matmul", "x");
+    TensorObj* y = need_tensor(a[1], "matmul", "y");
+    bool tx = a.has(2) && t.truthy(a[2]);
+    if (tx) return emit_matmul(t, "nl.matmul", *x, *y, a[3]);
+    // x is [M, K]: the compiler inserts a transpose of x (spec §2.9.6).
+    require_on_chip(*x, "matmul", "x");
+    if (x->shape().size() == 2 && y->shape().size() == 2 && x->shape()[1] != y->shape()[0])
+      nki_error("err_shape_mismatch", "nl.matmul contraction mismatch: x" + shape_str(x->shape()) + " @ y" +
+                                          shape_str(y->shape()),
+                "x's last dimension must equal y's partition dimension (or pass transpose_x=True with x as [K, M])");
+    Ref xt = emit_transpose(t, "nl.matmul(transpose)", *x, nullptr, ir::Buffer::Sbuf, ir::Engine::Tensor);
+    return emit_matmul(t, "nl.matmul", *as_tensor(xt), *y, a[3]);
+  }));
+  m->set("transpose", make_fn("transpose", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "transpose", {"x", "dtype", "mask"}, 1, 1);
+    TensorObj* x = need_tensor(a[0], "transpose", "x");
+    return emit_transpose(t, "nl.transpose", *x, a[1], ir::Buffer::Sbuf, ir::Engine::Tensor);
+  }));
+  add_nl_compound(t, *m);
+
+  // ---- SDK 2.24 APIs not implemented yet: fail loudly.
+  for (const char* n : {"all_reduce", "gemm_grid", "gemm_stationary_grid", "nc", "spmd_dim", "rand",
+                        "random_seed", "shared_constant", "loop_reduce", "gather_flattened", "dropout"}) {
+    if (!m->find(n)) m->set(n, unsupported_api(std::string("nl.") + n));
+  }
+  return m;
+}
+
+}  // namespace nki::front

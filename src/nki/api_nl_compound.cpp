@@ -1,0 +1,119 @@
+// nl APIs that lower to several instructions: mean, var, softmax, rms_norm, where
+// (shared/docs/nki-spec.md §2.9.5–§2.9.6). Intermediates are float32 tiles.
+#include "base/dtype_promote.h"
+#include "nki/api_common.h"
+
+namespace nki::front {
+
+using py::CallArgs;
+using py::Interp;
+
+namespace {
+
+int64_t reduced_count(Interp& in, const TensorObj& x, const Ref& axis) {
+  std::vector<Ref> items;
+  if (static_int(axis)) items.push_back(axis);
+  else items = axis->iterate(in);
+  int64_t n = 1;
+  int rank = static_cast<int>(x.shape().size());
+  for (const Ref& r : items) {
+    auto v = static_int(r);
+    if (!v) nki_error("err_invalid_axis", "axis must be integers");
+    int a = static_cast<int>(*v < 0 ? *v + rank : *v);
+    if (a > 0 && a < rank) n *= x.shape()[a];
+  }
+  return n;
+}
+
+Ref f32() { return std::make_shared<DTypeObj>(DType::Float32); }
+
+// mean over axis in float32, keeping reduced dims as size 1 when keepdims.
+Ref mean_f32(Tracer& t, const std::string& api, const Ref& x, const Ref& axis, const Ref& mask, bool keepdims) {
+  TensorObj* tx = need_tensor(x, api, "x");
+  int64_t n = reduced_count(t, *tx, axis);
+  Ref s = emit_reduce(t, api, x, ir::Alu::Add, axis, f32(), mask, keepdims);
+  return emit_binary(t, api, s, py::make_float(static_cast<double>(n)), ir::Alu::Divide, f32(), nullptr, true);
+}
+
+}  // namespace
+
+void add_nl_compound(Tracer& t, py::ModuleObj& m) {
+  m.set("mean", make_fn("mean", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "mean", {"x", "axis", "dtype", "mask", "keepdims"}, 2, 2);
+    TensorObj* x = need_tensor(a[0], "mean", "x");
+    bool keep = a.has(4) && t.truthy(a[4]);
+    Ref r = mean_f32(t, "mean", a[0], a[1], a[3], keep);
+    DType out = opt_dtype(a[2]).value_or(dtype_is_float(x->dtype()) ? x->dtype() : DType::Float32);
+    if (out == DType::Float32) return r;
+    return emit_copy(t, "mean", r, std::make_shared<DTypeObj>(out), nullptr);
+  }));
+  m.set("var", make_fn("var", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "var", {"x", "axis", "dtype", "mask"}, 2, 2);
+    TensorObj* x = need_tensor(a[0], "var", "x");
+    Ref mu = mean_f32(t, "var", a[0], a[1], a[3], true);
+    Ref d = emit_binary(t, "var", a[0], mu, ir::Alu::Subtract, f32(), a[3], true);
+    Ref sq = emit_binary(t, "var", d, d, ir::Alu::Multiply, f32(), a[3], true);
+    Ref v = mean_f32(t, "var", sq, a[1], a[3], false);
+    DType out = opt_dtype(a[2]).value_or(dtype_is_float(x->dtype()) ? x->dtype() : DType::Float32);
+    if (out == DType::Float32) return v;
+    return emit_copy(t, "var", v, std::make_shared<DTypeObj>(out), nullptr);
+  }));
+  m.set("softmax", make_fn("softmax", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "softmax", {"x", "axis", "dtype", "compute_dtype", "mask"}, 2, 2);
+    TensorObj* x = need_tensor(a[0], "softmax", "x");
+    Ref mx = emit_reduce(t, "softmax", a[0], ir::Alu::Maximum, a[1], f32(), a[4], true);
+    Ref sh = emit_binary(t, "softmax", a[0], mx, ir::Alu::Subtract, f32(), a[4], true);
+    Ref e = emit_unary(t, "softmax", sh, ir::Act::Exp, f32(), a[4]);
+    Ref s = emit_reduce(t, "softmax", e, ir::Alu::Add, a[1], f32(), a[4], true);
+    Ref dt = a.has(2) ? a[2] : Ref(std::make_shared<DTypeObj>(x->dtype()));
+    return emit_binary(t, "softmax", e, s, ir::Alu::Divide, dt, a[4], true);
+  }));
+  m.set("rms_norm", make_fn("rms_norm", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "rms_norm", {"x", "w", "axis", "n", "epsilon", "dtype", "compute_dtype", "mask"}, 5, 4);
+    TensorObj* x = need_tensor(a[0], "rms_norm", "x");
+    auto n = py::as_number(a[3]);
+    if (!n || *n <= 0) nki_error("err_invalid_arguments", "rms_norm n must be a positive number");
+    double eps = a.has(4) ? py::as_number(a[4]).value_or(1e-6) : 1e-6;
+    Ref sq = emit_binary(t, "rms_norm", a[0], a[0], ir::Alu::Multiply, f32(), a[7], true);
+    Ref ss = emit_reduce(t, "rms_norm", sq, ir::Alu::Add, a[2], f32(), a[7], true);
+    Ref ms = emit_binary(t, "rms_norm", ss, py::make_float(*n), ir::Alu::Divide, f32(), nullptr, true);
+    Ref mse = emit_binary(t, "rms_norm", ms, py::make_float(eps), ir::Alu::Add, f32(), nullptr, true);
+    Ref r = emit_unary(t, "rms_norm", mse, ir::Act::Rsqrt, f32(), nullptr);
+    Ref xn = emit_binary(t, "rms_norm", a[0], r, ir::Alu::Multiply, f32(), a[7], true);
+    Ref dt = a.has(5) ? a[5] : Ref(std::make_shared<DTypeObj>(x->dtype()));
+    return emit_binary(t, "rms_norm", xn, a[1], ir::Alu::Multiply, dt, a[7], true);
+  }));
+  m.set("where", make_fn("where", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "where", {"condition", "x", "y", "dtype", "mask"}, 3, 3);
+    TensorObj* c = need_tensor(a[0], "where", "condition");
+    require_on_chip(*c, "where", "condition");
+    std::vector<int64_t> shape = c->shape();
+    for (const Ref& v : {a[1], a[2]}) {
+      if (auto* tv = as_tensor(v)) {
+        auto b = broadcast_shapes(shape, tv->shape());
+        if (!b) nki_error("err_shape_mismatch", "operands of 'where' cannot be broadcast together");
+        shape = *b;
+      }
+    }
+    DType out;
+    if (auto d = opt_dtype(a[3])) out = *d;
+    else if (as_tensor(a[1]) && as_tensor(a[2])) out = promote(as_tensor(a[1])->dtype(), as_tensor(a[2])->dtype());
+    else if (as_tensor(a[1])) out = value_dtype(a[2], as_tensor(a[1])->dtype());
+    else if (as_tensor(a[2])) out = value_dtype(a[1], as_tensor(a[2])->dtype());
+    else out = DType::Float32;
+    auto res = t.new_tensor(shape, out, ir::Buffer::Sbuf, "");
+    ir::Instr in;
+    in.op = ir::Opcode::Select;
+    in.name = "nl.where";
+    in.engine = ir::Engine::Vector;
+    in.dst = res->view;
+    in.srcs.push_back(operand_for(a[0], shape, "where", "condition"));
+    in.srcs.push_back(operand_for(a[1], shape, "where", "x"));
+    in.srcs.push_back(operand_for(a[2], shape, "where", "y"));
+    in.mask = make_mask(t, a[4], shape.size());
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+}
+
+}  // namespace nki::front

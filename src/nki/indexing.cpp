@@ -1,0 +1,260 @@
+// Tensor subscripts (shared/docs/nki-spec.md §2.3): basic indexing (ints, slices with affine
+// bounds, nl.ds, ...), advanced indexing with nl.arange / nl.mgrid expressions, and indirect
+// (tile-valued) indices on the partition/block dimension of DMA operands.
+#include <algorithm>
+
+#include "ir/scalar_expr.h"
+#include "nki/lowering.h"
+
+namespace nki::front {
+
+using py::cast;
+
+namespace {
+
+enum class IdxKind { Scalar, Slice, Advanced, Indirect };
+
+struct Idx {
+  IdxKind kind = IdxKind::Scalar;
+  ir::ScalarExpr scalar;       // Scalar
+  Ref slice;                   // Slice
+  IndexObj* adv = nullptr;     // Advanced
+  TensorObj* indirect = nullptr;
+};
+
+ir::ScalarExpr scalar_of(const Ref& r, const char* what) {
+  if (auto v = py::as_int(r)) return ir::ScalarExpr::of(*v);
+  if (auto* ix = as_index(r); ix && ix->is_scalar()) return ix->rest;
+  nki_error("err_invalid_index", std::string("slice ") + what + " must be an integer or a loop index expression, got " +
+                                     (r ? r->repr() : std::string("None")));
+}
+
+// Statically known bounds check of one index against a dim size (constants only).
+void check_const_index(int64_t v, int64_t size, int dim, const std::string& tensor) {
+  if (v < 0 || v >= size)
+    nki_error("err_tensor_access_out_of_bound",
+              "index " + std::to_string(v) + " is out of bound for dimension " + std::to_string(dim) +
+                  " of size " + std::to_string(size) + " of tensor '" + tensor + "'",
+              "keep indices within the tensor shape; use masks for ragged tiles");
+}
+
+}  // namespace
+
+ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
+  const ir::Access& A = base.view;
+  const std::string& tname = t.kernel().tensors[A.tensor].name;
+  size_t r = A.shape.size();
+  std::vector<Ref> keys;
+  if (auto* tup = cast<py::TupleObj>(key)) keys = tup->items;
+  else keys.push_back(key);
+  // Expand a single Ellipsis.
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (cast<py::EllipsisObj>(keys[i])) {
+      size_t fill = r + 1 > keys.size() ? r + 1 - keys.size() : 0;
+      auto full = std::make_shared<py::SliceObj>();
+      full->lower = full->upper = full->step = py::none();
+      keys.erase(keys.begin() + i);
+      keys.insert(keys.begin() + i, fill, full);
+      break;
+    }
+  }
+  if (keys.size() > r)
+    nki_error("err_too_many_indices", "too many indices for tensor '" + tname + "': tensor has " +
+                                          std::to_string(r) + " dimensions but " +
+                                          std::to_string(keys.size()) + " were indexed");
+  std::vector<Idx> idx(keys.size());
+  bool any_adv = false, any_slice = false;
+  for (size_t j = 0; j < keys.size(); ++j) {
+    const Ref& k = keys[j];
+    if (py::as_int(k)) {
+      idx[j].kind = IdxKind::Scalar;
+      int64_t v = *py::as_int(k);
+      if (v < 0) v += A.shape[j];
+      check_const_index(v, A.shape[j], static_cast<int>(j), tname);
+      idx[j].scalar = ir::ScalarExpr::of(v);
+    } else if (cast<py::SliceObj>(k)) {
+      idx[j].kind = IdxKind::Slice;
+      idx[j].slice = k;
+      any_slice = true;
+    } else if (auto* ix = as_index(k)) {
+      if (ix->is_scalar()) {
+        idx[j].kind = IdxKind::Scalar;
+        idx[j].scalar = ix->rest;
+      } else {
+        if (ix->is_arange && ix->shape.size() == 1)
+          nki_error("err_1d_arange_not_supported",
+                    "indexing tensor '" + tname + "' with 1d arange is not supported",
+                    "add an axis: nl.arange(n)[:, None] for the partition dim or nl.arange(n)[None, :] for a free dim");
+        idx[j].kind = IdxKind::Advanced;
+        idx[j].adv = ix;
+        any_adv = true;
+      }
+    } else if (auto* tt = as_tensor(k)) {
+      idx[j].kind = IdxKind::Indirect;
+      idx[j].indirect = tt;
+      any_adv = true;
+    } else if (dynamic_cast<PredObj*>(k.get())) {
+      nki_error("err_invalid_index", "a mask cannot be used as an index of '" + tname + "'",
+                "pass masks with mask=... to the API instead");
+    } else if (py::is_none(k)) {
+      nki_error("err_unsupported_index", "None (new axis) is not supported when indexing tensor '" + tname + "'",
+                "use .expand_dims() or reshape the tensor");
+    } else {
+      nki_error("err_invalid_index", "invalid index of type '" + k->type_name() + "' for tensor '" + tname + "'");
+    }
+  }
+  if (any_adv && any_slice)
+    nki_error("err_unsupported_mixing_basic_advanced_tensor_indexing",
+              "mixing basic tensor indexing (slices) and advanced tensor indexing (nl.arange / nl.mgrid) "
+              "in one subscript of '" + tname + "' is not supported",
+              "use nl.arange/nl.mgrid for every dimension, or slices for every dimension");
+
+  ir::Access out;
+  out.tensor = A.tensor;
+  out.offset = A.offset;
+  out.indirect = A.indirect;
+  size_t nt = A.offset.size();
+
+  if (!any_adv) {
+    std::vector<std::vector<int64_t>> cols;  // new coef columns, per tensor dim
+    for (size_t j = 0; j < r; ++j) {
+      if (j < idx.size() && idx[j].kind == IdxKind::Scalar) {
+        for (size_t d = 0; d < nt; ++d)
+          out.offset[d] = ir::add(out.offset[d], ir::scale(idx[j].scalar, A.coef[d][j]));
+        continue;
+      }
+      int64_t size = A.shape[j];
+      ir::ScalarExpr start = ir::ScalarExpr::of(0);
+      int64_t len = size, step = 1;
+      if (j < idx.size()) {
+        auto* s = cast<py::SliceObj>(idx[j].slice);
+        if (!py::is_none(s->step)) {
+          auto st = static_int(s->step);
+          if (!st || *st <= 0)
+            nki_error("err_invalid_index", "slice step must be a positive compile-time integer");
+          step = *st;
+        }
+        bool has_lo = !py::is_none(s->lower), has_hi = !py::is_none(s->upper);
+        ir::ScalarExpr lo = has_lo ? scalar_of(s->lower, "start") : ir::ScalarExpr::of(0);
+        ir::ScalarExpr hi = has_hi ? scalar_of(s->upper, "stop") : ir::ScalarExpr::of(size);
+        if (lo.is_constant() && lo.constant < 0) lo.constant += size;
+        if (hi.is_constant() && hi.constant < 0 && has_hi) hi.constant += size;
+        ir::ScalarExpr diff = ir::sub(hi, lo);
+        if (!diff.is_constant())
+          nki_error("err_invalid_index",
+                    "the size of a slice of '" + tname + "' must be a compile-time constant (stop - start)",
+                    "write slices as a[i*128:(i+1)*128] or nl.ds(i*128, 128)");
+        if (lo.is_constant() && (lo.constant < 0 || lo.constant > size))
+          nki_error("err_tensor_access_out_of_bound",
+                    "slice start " + std::to_string(lo.constant) + " is out of bound for dimension " +
+                        std::to_string(j) + " of size " + std::to_string(size) + " of tensor '" + tname + "'");
+        if (hi.is_constant() && hi.constant > size)
+          nki_error("err_tensor_access_out_of_bound",
+                    "slice stop " + std::to_string(hi.constant) + " is out of bound for dimension " +
+                        std::to_string(j) + " of size " + std::to_string(size) + " of tensor '" + tname + "'",
+                    "keep slices within the tensor shape; use masks for ragged tiles");
+        int64_t extent = diff.constant;
+        if (extent <= 0)
+          nki_error("err_invalid_index", "empty slice of tensor '" + tname + "'");
+        len = (extent + step - 1) / step;
+        start = lo;
+      }
+      for (size_t d = 0; d < nt; ++d) out.offset[d] = ir::add(out.offset[d], ir::scale(start, A.coef[d][j]));
+      out.shape.push_back(len);
+      std::vector<int64_t> col(nt);
+      for (size_t d = 0; d < nt; ++d) col[d] = A.coef[d][j] * step;
+      cols.push_back(col);
+    }
+    out.coef.assign(nt, std::vector<int64_t>(cols.size()));
+    for (size_t c = 0; c < cols.size(); ++c)
+      for (size_t d = 0; d < nt; ++d) out.coef[d][c] = cols[c][d];
+    return out;
+  }
+
+  // Advanced indexing: result shape = broadcast of all index grids, then untouched trailing dims.
+  std::vector<int64_t> grid;
+  for (const Idx& x : idx) {
+    const std::vector<int64_t>* s = nullptr;
+    if (x.kind == IdxKind::Advanced) s = &x.adv->shape;
+    else if (x.kind == IdxKind::Indirect) s = &x.indirect->shape();
+    if (!s) continue;
+    auto b = broadcast_shapes(grid, *s);
+    if (!b)
+      nki_error("err_invalid_index", "index expressions of '" + tname + "' cannot be broadcast together: " +
+                                         shape_str(grid) + " and " + shape_str(*s));
+    grid = *b;
+  }
+  size_t g = grid.size();
+  std::vector<int64_t> shape = grid;
+  for (size_t j = idx.size(); j < r; ++j) shape.push_back(A.shape[j]);
+  out.shape = shape;
+  out.coef.assign(nt, std::vector<int64_t>(shape.size(), 0));
+  for (size_t j = 0; j < idx.size(); ++j) {
+    const Idx& x = idx[j];
+    if (x.kind == IdxKind::Scalar) {
+      for (size_t d = 0; d < nt; ++d) out.offset[d] = ir::add(out.offset[d], ir::scale(x.scalar, A.coef[d][j]));
+    } else if (x.kind == IdxKind::Advanced) {
+      const IndexObj& ix = *x.adv;
+      size_t ir_ = ix.shape.size();
+      for (size_t d = 0; d < nt; ++d) {
+        out.offset[d] = ir::add(out.offset[d], ir::scale(ix.rest, A.coef[d][j]));
+        for (size_t a = 0; a < ir_; ++a) {
+          size_t ga = a + (g - ir_);
+          if (ix.shape[a] == grid[ga]) out.coef[d][ga] += A.coef[d][j] * ix.coef[a];
+        }
+      }
+      // Static range check of constant-only advanced indices.
+      if (ix.rest.is_constant()) {
+        int64_t lo = ix.rest.constant, hi = ix.rest.constant;
+        for (size_t a = 0; a < ir_; ++a) {
+          int64_t span = ix.coef[a] * (ix.shape[a] - 1);
+          if (span < 0) lo += span; else hi += span;
+        }
+        if (lo < 0 || hi >= A.shape[j])
+          nki_error("err_tensor_access_out_of_bound",
+                    "index range [" + std::to_string(lo) + ", " + std::to_string(hi) +
+                        "] is out of bound for dimension " + std::to_string(j) + " of size " +
+                        std::to_string(A.shape[j]) + " of tensor '" + tname + "'",
+                    "shrink the index expression or add a mask");
+      }
+    } else {  // Indirect
+      if (j != 0)
+        nki_error("err_indirect_indices_free_dim",
+                  "indirect (tile-valued) indices are only supported on the partition/block dimension, "
+                  "not on dimension " + std::to_string(j) + " of '" + tname + "'",
+                  "index free dimensions with nl.arange / slices");
+      if (out.indirect)
+        nki_error("err_unsupported_index", "only one indirect index per access is supported");
+      const TensorObj& it = *x.indirect;
+      if (!dtype_is_int(it.dtype()))
+        nki_error("err_invalid_index", "indirect index tile must have an integer dtype, got " +
+                                           std::string(dtype_name(it.dtype())));
+      if (!ir::is_on_chip(it.buffer()))
+        nki_error("err_unsupported_memory", "indirect index tile must be in SBUF",
+                  "load the indices with nl.load first");
+      int tdim = -1;
+      for (size_t d = 0; d < nt; ++d) {
+        if (A.coef[d][j] != 0) {
+          if (tdim >= 0 || A.coef[d][j] != 1)
+            nki_error("err_unsupported_index", "indirect indexing of a reshaped/strided view is not supported");
+          tdim = static_cast<int>(d);
+        }
+      }
+      if (tdim < 0) nki_error("err_unsupported_index", "indirect index on a broadcast dimension");
+      ir::Indirect ind;
+      ind.dim = tdim;
+      std::vector<int64_t> bshape = shape;
+      ind.index = std::make_shared<ir::Access>(broadcast_access(it.view, std::vector<int64_t>(grid)));
+      // extend the index access over trailing untouched dims (zero coefficients)
+      ir::Access& ia = *ind.index;
+      for (auto& col : ia.coef) col.resize(shape.size(), 0);
+      ia.shape = shape;
+      out.indirect = ind;
+    }
+  }
+  for (size_t j = idx.size(); j < r; ++j)
+    for (size_t d = 0; d < nt; ++d) out.coef[d][g + (j - idx.size())] = A.coef[d][j];
+  return out;
+}
+
+}  // namespace nki::front

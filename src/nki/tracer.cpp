@@ -1,0 +1,534 @@
+#include "nki/tracer.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "ir/scalar_expr.h"
+#include "lang/parser.h"
+#include "nki/lowering.h"
+
+namespace nki::front {
+
+void nki_error(const std::string& code, const std::string& message, const std::string& hint) {
+  py::PyError e;
+  e.type = "NkiError";
+  e.code = code;
+  e.message = message;
+  e.hint = hint;
+  throw e;
+}
+
+bool TraceResult::ok() const {
+  if (!kernel) return false;
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::Error) return false;
+  return true;
+}
+
+std::optional<ArgSpec> parse_arg_spec(const std::string& text, std::string* error) {
+  ArgSpec spec;
+  size_t colon = text.rfind(':');
+  std::string dims = colon == std::string::npos ? text : text.substr(0, colon);
+  std::string dt = colon == std::string::npos ? "float32" : text.substr(colon + 1);
+  auto d = parse_dtype(dt);
+  if (!d) {
+    if (error) *error = "unknown dtype '" + dt + "' in '" + text + "'";
+    return std::nullopt;
+  }
+  spec.dtype = *d;
+  std::string cur;
+  auto flush = [&]() -> bool {
+    if (cur.empty()) return false;
+    for (char c : cur)
+      if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    if (cur.size() > 12) return false;
+    int64_t v = std::stoll(cur);
+    if (v <= 0) return false;
+    spec.shape.push_back(v);
+    cur.clear();
+    return true;
+  };
+  for (char c : dims) {
+    if (c == 'x' || c == 'X' || c == ',' || c == '*') {
+      if (!flush()) {
+        if (error) *error = "bad shape in '" + text + "' (expected e.g. 128x512:float32)";
+        return std::nullopt;
+      }
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty() && !flush()) {
+    if (error) *error = "bad shape in '" + text + "' (expected e.g. 128x512:float32)";
+    return std::nullopt;
+  }
+  return spec;
+}
+
+// ------------------------------------------------------------------ Tracer
+Tracer::Tracer(SourceFilePtr file, const TraceOptions& opts) : py::Interp(file), opts_(opts) {
+  kernel_ = std::make_shared<ir::Kernel>();
+  kernel_->file = file;
+  blocks_.push_back(&root_);
+  nki_mod_ = make_nki_module(*this);
+  nl_mod_ = make_nl_module(*this);
+  nisa_mod_ = make_nisa_module(*this);
+  nt_mod_ = make_typing_module(*this);
+  ncc_mod_ = make_compiler_module(*this);
+  np_mod_ = make_numpy_module(*this);
+  nki_mod_->set("language", nl_mod_);
+  nki_mod_->set("isa", nisa_mod_);
+  nki_mod_->set("typing", nt_mod_);
+  nki_mod_->set("compiler", ncc_mod_);
+}
+
+Ref Tracer::import_module(const std::string& dotted) {
+  if (dotted == "neuronxcc") {
+    auto m = std::make_shared<py::ModuleObj>("neuronxcc");
+    m->set("nki", nki_mod_);
+    return m;
+  }
+  if (dotted == "neuronxcc.nki") return nki_mod_;
+  if (dotted == "neuronxcc.nki.language") return nl_mod_;
+  if (dotted == "neuronxcc.nki.isa") return nisa_mod_;
+  if (dotted == "neuronxcc.nki.typing") return nt_mod_;
+  if (dotted == "neuronxcc.nki.compiler") return ncc_mod_;
+  if (dotted == "numpy") return np_mod_;
+  return py::Interp::import_module(dotted);
+}
+
+Ref Tracer::adapt_for_iterable(const py::For&, const Ref& iterable) {
+  // Inside a kernel, a Python `for ... in range(...)` statement is traced like
+  // nl.sequential_range (shared/docs/nki-spec.md §2.4, §5.1).
+  if (!tracing_) return nullptr;
+  if (auto* r = py::cast<py::RangeObj>(iterable)) {
+    auto d = std::make_shared<RangeDriver>();
+    d->tracer = this;
+    d->kind = ir::LoopKind::Sequential;
+    d->start = r->start;
+    d->stop = r->stop;
+    d->step = r->step;
+    return d;
+  }
+  return nullptr;
+}
+
+int Tracer::new_atom(ir::Atom a) {
+  kernel_->atoms.push_back(std::move(a));
+  return static_cast<int>(kernel_->atoms.size()) - 1;
+}
+
+int Tracer::program_id_atom(int axis) {
+  while (static_cast<int>(program_atoms.size()) <= axis) {
+    ir::Atom a;
+    a.kind = ir::AtomKind::ProgramId;
+    a.axis = static_cast<int>(program_atoms.size());
+    a.name = "pid" + std::to_string(a.axis);
+    program_atoms.push_back(new_atom(a));
+  }
+  return program_atoms[axis];
+}
+
+bool Tracer::atom_depends_on(int atom, int loop_atom) const {
+  if (atom == loop_atom) return true;
+  const ir::Atom& a = kernel_->atoms[atom];
+  if (a.kind == ir::AtomKind::FloorDiv || a.kind == ir::AtomKind::Mod) return expr_depends_on(a.operand, loop_atom);
+  return false;
+}
+
+bool Tracer::expr_depends_on(const ir::ScalarExpr& e, int loop_atom) const {
+  for (const auto& [atom, c] : e.terms)
+    if (c != 0 && atom_depends_on(atom, loop_atom)) return true;
+  return false;
+}
+
+int Tracer::storage_of(int tensor) const {
+  while (kernel_->tensors[tensor].alias_of >= 0) tensor = kernel_->tensors[tensor].alias_of;
+  return tensor;
+}
+
+void Tracer::warn(const std::string& code, const std::string& message, const std::string& hint) {
+  warnings_.push_back(make_diagnostic(Severity::Warning, code, message, file(), current_loc(), hint));
+}
+
+std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType dtype, ir::Buffer buffer,
+                                              const std::string& name, int partition_dim) {
+  if (ir::is_on_chip(buffer)) {
+    if (shape.empty())
+      nki_error("err_invalid_shape", "on-chip tiles need at least one dimension (the partition dimension)");
+    int64_t p = shape[partition_dim];
+    if (p > 128)
+      nki_error("err_num_partition_exceed_arch_limit",
+                "number of partitions " + std::to_string(p) + " exceeds architecture limitation of 128",
+                "tile the partition dimension into chunks of at most nl.tile_size.pmax (128)");
+    if (partition_dim > 0)
+      warn("block_dimension_deprecated",
+           "tensor created with block dimensions before nl.par_dim; block dimensions are deprecated since SDK 2.23",
+           "allocate a list of tiles or fold the block dimension into the free dimensions");
+  }
+  ir::TensorDecl d;
+  d.id = static_cast<int>(kernel_->tensors.size());
+  d.name = name.empty() ? "t" + std::to_string(d.id) : name;
+  d.buffer = buffer;
+  d.dtype = dtype;
+  d.shape = std::move(shape);
+  d.partition_dim = partition_dim;
+  d.loc = current_loc();
+  d.scope_depth = block_depth();
+  kernel_->tensors.push_back(d);
+  std::vector<int> enclosing;
+  for (const LoopCtx& l : loops_) enclosing.push_back(l.loop_id);
+  tensor_loops.push_back(enclosing);
+  write_counts_.push_back(0);
+  auto t = std::make_shared<TensorObj>();
+  t->tracer = this;
+  t->view = full_access(d.id);
+  return t;
+}
+
+ir::Access Tracer::full_access(int tensor) const {
+  const ir::TensorDecl& d = kernel_->tensors[tensor];
+  ir::Access a;
+  a.tensor = tensor;
+  a.shape = d.shape;
+  size_t r = d.shape.size();
+  a.offset.assign(r, ir::ScalarExpr::of(0));
+  a.coef.assign(r, std::vector<int64_t>(r, 0));
+  for (size_t i = 0; i < r; ++i) a.coef[i][i] = 1;
+  return a;
+}
+
+std::shared_ptr<TensorObj> Tracer::view_of(const ir::Access& a) {
+  auto t = std::make_shared<TensorObj>();
+  t->tracer = this;
+  t->view = a;
+  return t;
+}
+
+void Tracer::note_write(const ir::Instr& in) {
+  int root = storage_of(in.dst.tensor);
+  ++write_counts_[root];
+  // Loop-dependency rule for affine_range (err_unexpected_output_dependencies, spec §2.4 / C19):
+  // a write to a tensor created outside an affine loop must be indexed by that loop's variable,
+  // unless it accumulates (PSUM += matmul, `+=`, dst_rmw) into it.
+  bool accumulates = in.accumulate || in.rmw.has_value();
+  if (!accumulates) {
+    for (const ir::Operand& s : in.srcs)
+      if (!s.is_imm && storage_of(s.access.tensor) == root) accumulates = true;
+  }
+  if (accumulates) return;
+  const std::vector<int>& created_in = tensor_loops[in.dst.tensor];
+  for (const LoopCtx& l : loops_) {
+    if (l.kind != ir::LoopKind::Affine) continue;
+    if (std::find(created_in.begin(), created_in.end(), l.loop_id) != created_in.end()) continue;
+    bool indexed = false;
+    for (const ir::ScalarExpr& off : in.dst.offset)
+      if (expr_depends_on(off, l.atom)) indexed = true;
+    if (in.dst.indirect) indexed = true;  // data-dependent rows: not provable here
+    if (!indexed) {
+      const ir::Loop* loop = nullptr;
+      (void)loop;
+      nki_error("err_unexpected_output_dependencies",
+                "Unexpected output dependencies: different iterations of affine_range loop '" +
+                    kernel_->atoms[l.atom].name + "' write to the same location of tensor '" +
+                    kernel_->tensors[root].name + "'",
+                "index the destination with the loop variable, accumulate with +=, or use nl.sequential_range");
+    }
+  }
+}
+
+int64_t Tracer::emit(ir::Instr instr) {
+  if (!instr.loc.valid()) instr.loc = current_loc();
+  if (!tracing_)
+    nki_error("err_nki_api_outside_of_nki_kernel", "NKI API '" + instr.name + "' called outside of an NKI kernel",
+              "call NKI APIs only inside a function decorated with @nki.jit");
+  note_write(instr);
+  std::vector<ir::Stmt>* block = blocks_.back();
+  block->push_back(ir::Stmt{std::move(instr)});
+  last_serial_ = ++instr_serial_;
+  last_block_ = block;
+  return last_serial_;
+}
+
+ir::Instr* Tracer::retargetable(int64_t serial) {
+  if (serial < 0 || serial != last_serial_ || last_block_ != blocks_.back() || last_block_->empty()) return nullptr;
+  return std::get_if<ir::Instr>(&last_block_->back().node);
+}
+
+void Tracer::poison_scope(size_t watermark) {
+  // Tensors created inside a traced block are not visible after it
+  // (err_local_variable_used_out_of_scope, spec §5.1 / C18).
+  for (auto& [name, value] : env_->vars) {
+    auto* t = as_tensor(value);
+    if (!t) continue;
+    int id = t->view.tensor;
+    if (static_cast<size_t>(id) < watermark) continue;
+    const ir::TensorDecl& d = kernel_->tensors[id];
+    if (!ir::is_on_chip(d.buffer) && d.buffer != ir::Buffer::PrivateHbm) continue;
+    auto lazy = std::make_shared<py::LazyErrorObj>();
+    lazy->error.type = "NkiError";
+    lazy->error.code = "err_local_variable_used_out_of_scope";
+    lazy->error.message = "local variable '" + name + "' (a tensor created on line " + std::to_string(d.loc.line) +
+                          " inside a loop or if block) is used out of its scope";
+    lazy->error.hint = "declare the tensor before the block with nl.ndarray/nl.zeros and assign into it with " +
+                       name + "[...] = ...";
+    lazy->verbatim = true;
+    value = lazy;
+  }
+}
+
+py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop, int64_t step) {
+  ir::Loop loop;
+  loop.id = kernel_->loop_count++;
+  loop.kind = kind;
+  loop.start = start;
+  loop.stop = stop;
+  loop.step = step;
+  loop.loc = stmt.span.begin;
+  auto* nm = py::as<py::Name>(stmt.target.get());
+  loop.var_name = nm ? nm->id : "i" + std::to_string(loop.id);
+  ir::Atom a;
+  a.kind = ir::AtomKind::LoopVar;
+  a.loop = loop.id;
+  a.name = loop.var_name;
+  loop.atom = new_atom(a);
+  auto idx = std::make_shared<IndexObj>();
+  idx->tracer = this;
+  idx->rest = ir::atom_expr(loop.atom);
+  assign(*stmt.target, idx);
+
+  size_t watermark = kernel_->tensors.size();
+  std::vector<ir::Stmt> body;
+  blocks_.push_back(&body);
+  loops_.push_back({loop.id, loop.atom, kind});
+  py::Flow f;
+  try {
+    f = exec_block(stmt.body);
+  } catch (...) {
+    blocks_.pop_back();
+    loops_.pop_back();
+    throw;
+  }
+  blocks_.pop_back();
+  loops_.pop_back();
+  if (f == py::Flow::Break || f == py::Flow::Continue)
+    nki_error("err_unsupported_control_flow", "break/continue are not supported in NKI device loops",
+              "use masks or nl.static_range for unrolled loops");
+  if (f == py::Flow::Return)
+    nki_error("err_unsupported_control_flow", "return inside an NKI device loop is not supported");
+  loop.body = std::move(body);
+  blocks_.back()->push_back(ir::Stmt{std::move(loop)});
+  last_serial_ = -1;
+  poison_scope(watermark);
+  return exec_block(stmt.orelse);
+}
+
+py::Flow Tracer::trace_if(const py::If& stmt, const std::vector<ir::Predicate>& cond) {
+  ir::If node;
+  node.loc = stmt.span.begin;
+  for (const ir::Predicate& p : cond) {
+    ir::Predicate q = p;
+    q.coef.clear();
+    node.cond.terms.push_back(q);
+  }
+  size_t watermark = kernel_->tensors.size();
+  auto run_branch = [&](const py::StmtList& stmts, std::vector<ir::Stmt>& out) {
+    blocks_.push_back(&out);
+    py::Flow f;
+    try {
+      f = exec_block(stmts);
+    } catch (...) {
+      blocks_.pop_back();
+      throw;
+    }
+    blocks_.pop_back();
+    if (f != py::Flow::Normal)
+      nki_error("err_unsupported_control_flow",
+                "break/continue/return inside an if on a loop index is not supported");
+    poison_scope(watermark);
+  };
+  run_branch(stmt.body, node.then_body);
+  run_branch(stmt.orelse, node.else_body);
+  blocks_.back()->push_back(ir::Stmt{std::move(node)});
+  last_serial_ = -1;
+  return py::Flow::Normal;
+}
+
+Ref Tracer::make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param) {
+  auto t = new_tensor(spec.shape, spec.dtype, ir::Buffer::SharedHbm, name);
+  ir::TensorDecl& d = kernel_->tensors[t->view.tensor];
+  d.role = ir::TensorRole::Parameter;
+  d.param_index = index;
+  d.mutable_param = mutable_param;
+  kernel_->params.push_back(d.id);
+  return t;
+}
+
+namespace {
+
+// The kernel functions of a module: values that are KernelObj.
+std::vector<std::pair<std::string, std::shared_ptr<KernelObj>>> find_kernels(py::Env& env) {
+  std::vector<std::pair<std::string, std::shared_ptr<KernelObj>>> out;
+  for (auto& [name, v] : env.vars)
+    if (auto k = std::dynamic_pointer_cast<KernelObj>(v)) out.emplace_back(name, k);
+  return out;
+}
+
+}  // namespace
+
+void Tracer::run(const py::Module& module) {
+  load_module(module);
+  // Pick the kernel.
+  std::shared_ptr<py::FunctionObj> fn;
+  if (!opts_.kernel_name.empty()) {
+    Ref* v = module_env()->lookup_local(opts_.kernel_name);
+    if (!v) throw IoError("no function named '" + opts_.kernel_name + "' in " + file()->path());
+    if (auto* lazy = py::cast<py::LazyErrorObj>(*v)) throw lazy->error;
+    if (auto k = std::dynamic_pointer_cast<KernelObj>(*v)) fn = k->fn;
+    else fn = std::dynamic_pointer_cast<py::FunctionObj>(*v);
+    if (!fn) throw IoError("'" + opts_.kernel_name + "' in " + file()->path() + " is not a function");
+  } else {
+    auto kernels = find_kernels(*module_env());
+    if (kernels.empty())
+      throw IoError("no @nki.jit kernel found in " + file()->path() + " (use --kernel NAME)");
+    if (kernels.size() > 1) {
+      std::string names;
+      for (auto& [n, k] : kernels) names += (names.empty() ? "" : ", ") + n;
+      throw IoError("several kernels in " + file()->path() + " (" + names + "): choose one with --kernel NAME");
+    }
+    fn = kernels[0].second->fn;
+  }
+  kernel_->name = fn->name;
+  kernel_->grid = opts_.grid;
+  program_ids_grid = opts_.grid;
+
+  // Bind parameters: tensor specs for the leading positional parameters, then defaults/consts.
+  const py::arguments& p = fn->params();
+  std::vector<const py::arg*> positional;
+  for (const py::arg& x : p.posonlyargs) positional.push_back(&x);
+  for (const py::arg& x : p.args) positional.push_back(&x);
+  py::CallArgs call;
+  call.loc = fn->def ? fn->def->span.begin : SourceLoc{};
+  if (opts_.args.size() > positional.size())
+    throw IoError("kernel '" + fn->name + "' takes " + std::to_string(positional.size()) +
+                  " positional parameters but " + std::to_string(opts_.args.size()) + " --arg specs were given");
+  tracing_ = true;
+  for (size_t i = 0; i < opts_.args.size(); ++i) {
+    bool is_mutable = false;
+    if (positional[i]->annotation) {
+      if (auto* at = py::as<py::Attribute>(positional[i]->annotation.get()); at && at->attr == "mutable_tensor")
+        is_mutable = true;
+      if (auto* nm = py::as<py::Name>(positional[i]->annotation.get()); nm && nm->id == "mutable_tensor")
+        is_mutable = true;
+    }
+    call.pos.push_back(make_param(opts_.args[i], positional[i]->arg_name, static_cast<int>(i), is_mutable));
+  }
+  for (const auto& [name, literal] : opts_.consts) {
+    py::Module lit = py::parse_module_text("__v = " + literal, "--const " + name);
+    py::Interp scratch(file());
+    scratch.load_module(lit);
+    Ref* v = scratch.module_env()->lookup_local("__v");
+    if (!v || py::cast<py::LazyErrorObj>(*v)) throw IoError("--const " + name + ": not a Python literal: " + literal);
+    call.kw.emplace_back(name, *v);
+  }
+  for (size_t i = opts_.args.size(); i < positional.size(); ++i) {
+    bool given = std::any_of(call.kw.begin(), call.kw.end(), [&](auto& kv) { return kv.first == positional[i]->arg_name; });
+    size_t first_default = positional.size() - fn->defaults.size();
+    if (!given && i < first_default)
+      throw IoError("kernel parameter '" + positional[i]->arg_name +
+                    "' has no --arg spec, no default and no --const value");
+  }
+  Ref result = fn->call(*this, call);
+  tracing_ = false;
+
+  // Outputs.
+  std::vector<Ref> outs;
+  if (auto* tup = py::cast<py::TupleObj>(result)) {
+    outs = tup->items;
+    kernel_->returns_tuple = true;
+  } else if (auto* lst = py::cast<py::ListObj>(result)) {
+    outs = lst->items;
+    kernel_->returns_tuple = true;
+  } else if (!py::is_none(result)) {
+    outs.push_back(result);
+  }
+  for (size_t i = 0; i < outs.size(); ++i) {
+    auto* t = as_tensor(outs[i]);
+    if (!t) nki_error("err_unsupported_return", "kernel return values must be HBM tensors, got " + outs[i]->type_name());
+    int id = t->view.tensor;
+    ir::TensorDecl& d = kernel_->tensors[id];
+    if (!ir::is_hbm(d.buffer))
+      nki_error("err_unsupported_memory",
+                "kernel outputs must be HBM tensors, but '" + d.name + "' is in " + ir::buffer_name(d.buffer),
+                "allocate the output with nl.ndarray(shape, dtype, buffer=nl.shared_hbm), nl.store the tile into it and return it");
+    if (d.role == ir::TensorRole::Internal) {
+      d.role = ir::TensorRole::Output;
+      d.output_index = static_cast<int>(i);
+    }
+    kernel_->outputs.push_back(id);
+  }
+  root_.swap(kernel_->body);
+  finish_checks();
+}
+
+void Tracer::finish_checks() {
+  // err_tensor_output_not_written_to (spec §2.6, C24), err_mutable_parameter_not_returned.
+  for (int id : kernel_->outputs) {
+    const ir::TensorDecl& d = kernel_->tensors[id];
+    if (d.role == ir::TensorRole::Parameter) continue;
+    if (write_counts_[storage_of(id)] == 0) {
+      Diagnostic diag = make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+                                        "output tensor '" + d.name + "' is never written to", file(), d.loc,
+                                        "write every element with nl.store(" + d.name + "[...], value=tile)");
+      throw DiagnosticError(diag);
+    }
+  }
+  for (int id : kernel_->params) {
+    const ir::TensorDecl& d = kernel_->tensors[id];
+    if (d.mutable_param && write_counts_[id] > 0 && !kernel_->outputs.empty() &&
+        std::find(kernel_->outputs.begin(), kernel_->outputs.end(), id) == kernel_->outputs.end()) {
+      throw DiagnosticError(make_diagnostic(Severity::Error, "err_mutable_parameter_not_returned",
+                                            "mutable parameter '" + d.name + "' is updated but not returned", file(),
+                                            d.loc, "return the mutated parameter from the kernel"));
+    }
+  }
+  if (kernel_->outputs.empty()) {
+    // Pass-by-reference style: the written parameters are the results.
+    bool any = false;
+    for (int id : kernel_->params) any = any || write_counts_[id] > 0;
+    if (!any) {
+      throw DiagnosticError(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+                                            "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
+                                            file(), SourceLoc{}, "return the output tensors"));
+    }
+  }
+}
+
+TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
+  TraceResult res;
+  py::Module module;
+  try {
+    module = py::parse_module(file);
+  } catch (DiagnosticError& e) {
+    res.diagnostics.push_back(e.diagnostic());
+    return res;
+  }
+  Tracer tracer(file, opts);
+  try {
+    tracer.run(module);
+    res.kernel = tracer.take_kernel();
+  } catch (py::PyError& e) {
+    if (!e.loc.valid()) e.loc = tracer.current_loc();
+    res.diagnostics = tracer.warnings();
+    res.diagnostics.push_back(tracer.to_diagnostic(e));
+    return res;
+  } catch (DiagnosticError& e) {
+    res.diagnostics = tracer.warnings();
+    res.diagnostics.push_back(e.diagnostic());
+    return res;
+  }
+  res.diagnostics = tracer.warnings();
+  return res;
+}
+
+}  // namespace nki::front

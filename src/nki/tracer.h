@@ -1,0 +1,138 @@
+// The legacy NKI tracer: loads a kernel file with the Python evaluator, binds the NKI modules
+// (neuronxcc.nki, .language, .isa, .typing, .compiler, numpy, math), runs the kernel function
+// once with HBM tensor parameters and records its API calls as kernel IR.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/diagnostic.h"
+#include "ir/ir.h"
+#include "lang/interp.h"
+#include "nki/objects.h"
+
+namespace nki::front {
+
+enum class Target { Trn1, Trn2 };
+
+struct ArgSpec {
+  std::vector<int64_t> shape;
+  DType dtype = DType::Float32;
+};
+
+// Parses "128x512:float32" (also "128,512:bf16", ":float32" for a scalar shape []).
+std::optional<ArgSpec> parse_arg_spec(const std::string& text, std::string* error);
+
+struct TraceOptions {
+  std::string kernel_name;                                   // empty = the only decorated kernel
+  std::vector<ArgSpec> args;                                 // tensor parameters, in order
+  std::vector<std::pair<std::string, std::string>> consts;   // name -> Python literal
+  std::vector<int64_t> grid;                                 // SPMD grid (empty = none)
+  Target target = Target::Trn1;
+};
+
+struct TraceResult {
+  std::shared_ptr<ir::Kernel> kernel;      // null when tracing failed
+  std::vector<Diagnostic> diagnostics;     // errors and warnings, in order
+  bool ok() const;
+};
+
+// Parses and traces `file`. Never throws for problems in the kernel: they become diagnostics.
+TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts);
+
+// Raised-error helpers used by the API implementations.
+[[noreturn]] void nki_error(const std::string& code, const std::string& message,
+                            const std::string& hint = {});
+
+class Tracer : public py::Interp {
+ public:
+  Tracer(SourceFilePtr file, const TraceOptions& opts);
+
+  ir::Kernel& kernel() { return *kernel_; }
+  std::shared_ptr<ir::Kernel> take_kernel() { return kernel_; }
+  const TraceOptions& options() const { return opts_; }
+  std::vector<Diagnostic>& warnings() { return warnings_; }
+  bool tracing() const { return tracing_; }
+
+  Ref import_module(const std::string& dotted) override;
+  Ref adapt_for_iterable(const py::For& stmt, const Ref& iterable) override;
+
+  // Runs the kernel: finds it, builds parameters, calls it, records outputs, runs checks.
+  void run(const py::Module& module);
+
+  // ---- building blocks for the API implementations ----
+  // Creates a tensor and returns a full view of it.
+  std::shared_ptr<TensorObj> new_tensor(std::vector<int64_t> shape, DType dtype, ir::Buffer buffer,
+                                        const std::string& name, int partition_dim = 0);
+  std::shared_ptr<TensorObj> view_of(const ir::Access& a);
+  ir::Access full_access(int tensor) const;
+  // Appends an instruction to the current block; returns its serial number.
+  int64_t emit(ir::Instr instr);
+  // The last emitted instruction if `serial` is still the last one of the current block.
+  ir::Instr* retargetable(int64_t serial);
+  ir::Atom& atom(int id) { return kernel_->atoms[id]; }
+  int new_atom(ir::Atom a);
+  // The root storage tensor of `t` (follows alias_of).
+  int storage_of(int tensor) const;
+  void note_write(const ir::Instr& in);
+  SourceLoc loc() const { return current_loc(); }
+  void warn(const std::string& code, const std::string& message, const std::string& hint = {});
+
+  // Symbolic loops and branches (called by RangeDriver / PredObj).
+  py::Flow trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop,
+                      int64_t step);
+  py::Flow trace_if(const py::If& stmt, const std::vector<ir::Predicate>& cond);
+  int block_depth() const { return static_cast<int>(blocks_.size()) - 1; }
+  bool in_loop_or_branch() const { return blocks_.size() > 1; }
+
+  // The enclosing loops (innermost last), for dependency checks.
+  struct LoopCtx {
+    int loop_id;
+    int atom;
+    ir::LoopKind kind;
+  };
+  const std::vector<LoopCtx>& loops() const { return loops_; }
+  // Loops (ids) enclosing the creation of each tensor.
+  std::vector<std::vector<int>> tensor_loops;
+  // Whether an atom (transitively) depends on a loop's induction atom.
+  bool atom_depends_on(int atom, int loop_atom) const;
+  bool expr_depends_on(const ir::ScalarExpr& e, int loop_atom) const;
+
+  Target target() const { return opts_.target; }
+  std::vector<int64_t> program_ids_grid;  // grid of the traced launch
+  std::vector<int> program_atoms;         // ProgramId atom per grid axis
+  int program_id_atom(int axis);
+
+ private:
+  void poison_scope(size_t tensor_watermark);
+  void finish_checks();
+  Ref make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param);
+
+  std::shared_ptr<ir::Kernel> kernel_;
+  TraceOptions opts_;
+  std::vector<std::vector<ir::Stmt>*> blocks_;
+  std::vector<ir::Stmt> root_;
+  std::vector<LoopCtx> loops_;
+  std::vector<Diagnostic> warnings_;
+  int64_t instr_serial_ = 0;
+  int64_t last_serial_ = -1;
+  std::vector<ir::Stmt>* last_block_ = nullptr;
+  bool tracing_ = false;
+  std::vector<int> write_counts_;
+  std::shared_ptr<py::ModuleObj> nki_mod_, nl_mod_, nisa_mod_, nt_mod_, ncc_mod_, np_mod_;
+
+  friend void install_modules(Tracer& t);
+  friend struct KernelObj;
+};
+
+// Defined in api_*.cpp: build the module objects.
+std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t);
+std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t);
+std::shared_ptr<py::ModuleObj> make_nki_module(Tracer& t);
+std::shared_ptr<py::ModuleObj> make_typing_module(Tracer& t);
+std::shared_ptr<py::ModuleObj> make_compiler_module(Tracer& t);
+std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t);
+
+}  // namespace nki::front

@@ -1,0 +1,60 @@
+#include "toolchain/toolchain.h"
+
+namespace nki::toolchain {
+
+bool CompileResult::has_errors() const {
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity == Severity::Error) return true;
+  return false;
+}
+
+machine::Target machine_target(front::Target t) {
+  return t == front::Target::Trn2 ? machine::Target::Trn2 : machine::Target::Trn1;
+}
+
+CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts) {
+  front::TraceResult tr = front::trace_kernel(file, opts);
+  CompileResult r;
+  r.diagnostics = std::move(tr.diagnostics);
+  if (tr.ok()) r.kernel = std::move(tr.kernel);
+  return r;
+}
+
+RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, RunSettings settings) {
+  RunOutcome out;
+  if (settings.trace.args.empty()) {
+    for (const HostTensor& t : inputs) settings.trace.args.push_back(front::ArgSpec{t.shape, t.dtype});
+  }
+  CompileResult c = compile(file, settings.trace);
+  out.diagnostics = c.diagnostics;
+  if (!c.ok()) {
+    out.status = RunStatus::CompileError;
+    return out;
+  }
+  out.kernel = c.kernel;
+  settings.machine.target = machine_target(settings.trace.target);
+  try {
+    machine::RunResult rr = machine::execute(*c.kernel, inputs, settings.machine);
+    out.outputs = std::move(rr.outputs);
+    out.args_after = std::move(rr.args_after);
+    for (Diagnostic& w : rr.warnings) out.diagnostics.push_back(std::move(w));
+  } catch (DiagnosticError& e) {
+    out.status = RunStatus::RuntimeError;
+    out.diagnostics.push_back(e.diagnostic());
+  }
+  return out;
+}
+
+KernelRunner make_runner(const SourceFilePtr& file, const RunSettings& settings) {
+  return [file, settings](const std::vector<HostTensor>& args) {
+    RunOutcome o = run(file, args, settings);
+    KernelRunResult r;
+    r.status = o.status;
+    r.diagnostics = std::move(o.diagnostics);
+    r.outputs = std::move(o.outputs);
+    r.args_after = std::move(o.args_after);
+    return r;
+  };
+}
+
+}  // namespace nki::toolchain
