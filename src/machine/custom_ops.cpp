@@ -424,6 +424,85 @@ void dropout(ExecContext& cx, const ir::Instr& in) {
   store(d, out);
 }
 
+// ---- selects with accumulator reductions ----
+bool cmp_f32(ExecContext& cx, int64_t op, float a, float b) {
+  switch (static_cast<ir::Alu>(op)) {
+    case ir::Alu::Equal: return a == b;
+    case ir::Alu::NotEqual: return a != b;
+    case ir::Alu::Less: return a < b;
+    case ir::Alu::LessEqual: return a <= b;
+    case ir::Alu::Greater: return a > b;
+    case ir::Alu::GreaterEqual: return a >= b;
+    default: cx.fail("sim_bad_ir", "range_select comparison must be a comparison operator");
+  }
+}
+
+void range_select(ExecContext& cx, const ir::Instr& in) {
+  if (in.int_attrs.size() < 2 || in.float_attrs.empty())
+    cx.fail("sim_bad_ir", "range_select needs int_attrs {comp_op0, comp_op1[, range_start]} "
+                          "and float_attrs {on_false_value}");
+  Mat t = load_mat(cx, src(cx, in, 0).access);
+  Mat b0 = load_mat(cx, src(cx, in, 1).access);
+  Mat b1 = load_mat(cx, src(cx, in, 2).access);
+  Dst d = dst_of(cx, in);
+  need_dst(cx, in, d, t.P, t.F);
+  const int64_t start = in.int_attrs.size() > 2 ? in.int_attrs[2] : 0;
+  const float on_false = static_cast<float>(in.float_attrs[0]);
+  auto out = scratch<float>(cx, t.P * t.F);
+  for (int64_t p = 0; p < t.P; ++p) {
+    const float lo = b0.v[static_cast<size_t>(p * b0.F)], hi = b1.v[static_cast<size_t>(p * b1.F)];
+    for (int64_t j = 0; j < t.F; ++j) {
+      const float idx = static_cast<float>(start + j);  // compared in fp32
+      const bool keep = cmp_f32(cx, in.int_attrs[0], idx, lo) && cmp_f32(cx, in.int_attrs[1], idx, hi);
+      out[static_cast<size_t>(p * t.F + j)] = keep ? t.at(p, j) : on_false;
+    }
+  }
+  store(d, out);
+  if (in.reduce_res || in.reduce_cmd != 0)
+    accumulate_registers(cx, in, out.data(), d.act.ptr(), t.P, t.F, in.reduce_cmd);
+}
+
+void select_reduce(ExecContext& cx, const ir::Instr& in) {
+  Mat pred = load_mat(cx, src(cx, in, 0).access);
+  Dst d = dst_of(cx, in);
+  const int64_t n = d.P * d.F;
+  if (pred.P * pred.F != n) cx.fail("sim_bad_ir", "select_reduce predicate must match dst");
+  F32In on_true = load_f32(cx, in.srcs.size() > 1 ? in.srcs[1] : ir::Operand::of_imm(0.0),
+                           in.dst.shape, nullptr, nullptr);
+  F32In on_false = load_f32(cx, in.srcs.size() > 2 ? in.srcs[2] : ir::Operand::of_imm(0.0),
+                            in.dst.shape, nullptr, nullptr);
+  const bool reverse = !in.int_attrs.empty() && in.int_attrs[0] != 0;
+  auto out = scratch<float>(cx, n);
+  for (int64_t i = 0; i < n; ++i) {
+    const bool c = (pred.v[static_cast<size_t>(i)] != 0.0f) != reverse;
+    out[static_cast<size_t>(i)] = c ? on_true.p[on_true.scalar ? 0 : i] : on_false.p[on_false.scalar ? 0 : i];
+  }
+  store(d, out);
+  if (in.reduce_res || in.reduce_cmd != 0)
+    accumulate_registers(cx, in, out.data(), d.act.ptr(), d.P, d.F, in.reduce_cmd);
+}
+
+void sequence_bounds(ExecContext& cx, const ir::Instr& in) {
+  Mat ids = load_mat(cx, src(cx, in, 0).access);
+  const int64_t n = ids.P * ids.F;
+  Dst d = dst_of(cx, in);
+  need_dst(cx, in, d, 2, n);
+  auto out = scratch<float>(cx, 2 * n);
+  for (int64_t i = 0; i < n; ++i) {
+    const float id = ids.v[static_cast<size_t>(i)];
+    int64_t first = n, last = -1;
+    if (id != 0.0f) {
+      first = i;
+      while (first > 0 && ids.v[static_cast<size_t>(first - 1)] == id) --first;
+      last = i + 1;
+      while (last < n && ids.v[static_cast<size_t>(last)] == id) ++last;
+    }
+    out[static_cast<size_t>(i)] = static_cast<float>(first);
+    out[static_cast<size_t>(n + i)] = static_cast<float>(last);
+  }
+  store(d, out);
+}
+
 }  // namespace
 
 void exec_custom(ExecContext& cx, const ir::Instr& in) {
@@ -442,6 +521,9 @@ void exec_custom(ExecContext& cx, const ir::Instr& in) {
   if (name == "rand") return rand_fill(cx, in);
   if (name == "random_seed") return random_seed(cx, in);
   if (name == "dropout") return dropout(cx, in);
+  if (name == "range_select") return range_select(cx, in);
+  if (name == "select_reduce") return select_reduce(cx, in);
+  if (name == "sequence_bounds") return sequence_bounds(cx, in);
   cx.fail("sim_unsupported",
           "the simulator does not implement custom instruction '" + in.name + "'",
           "see src/machine/custom_ops.h for the supported names");

@@ -50,6 +50,20 @@
 //                          are read partition-first (column-major) and the first V are kept;
 //                          dst[p, v*E + e] = src[p, idx_c[v] + e] (element offsets into the
 //                          flattened free dims). Bit-exact.
+// range_select             srcs[0] on_true [P, F], srcs[1] bound0 [P, 1], srcs[2] bound1 [P, 1],
+//                          int_attrs {comp_op0, comp_op1, range_start = 0} (comparison
+//                          operators as ir::Alu values), float_attrs[0] = on_false_value ->
+//                          dst [P, F] = on_true where comp_op0(range_start + j, bound0[p]) and
+//                          comp_op1(range_start + j, bound1[p]) (compared in fp32), else
+//                          on_false. Optional accumulator reduction of dst through reduce_op /
+//                          reduce_cmd / reduce_res (VectorE registers, as for activation).
+// select_reduce            srcs[0] predicate (dst-shaped), srcs[1] on_true, srcs[2] on_false
+//                          (imm, [P, 1] broadcast or dst-shaped), int_attrs[0] = reverse_pred ->
+//                          dst = predicate != 0 (xor reverse) ? on_true : on_false; optional
+//                          accumulator reduction as range_select.
+// sequence_bounds          srcs[0] segment_ids [1, n] -> dst [1, 2, n]: row 0 = start of the
+//                          run of equal ids containing the element, row 1 = its end
+//                          (exclusive); padding (id 0) gets start n, end -1.
 // transpose / nc_transpose srcs[0] data [P, F] -> dst [F, P]. On TensorE with Target::Trn1 it
 //                          is a matmul with the identity (fp32 sums over partitions: a NaN, or
 //                          an Inf times 0, in input column f makes output row f NaN, except an

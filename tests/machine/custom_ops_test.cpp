@@ -216,3 +216,48 @@ TEST(CustomOps, UnknownNameIsAnError) {
     EXPECT_EQ(e.diagnostic().code, "sim_unsupported");
   }
 }
+
+// range_select keeps on_true where bound0[p] <= j < bound1[p] and max-reduces into reduce_res.
+TEST(CustomOps, RangeSelectWithMaxReduce) {
+  KernelBuilder kb;
+  auto& k = kb.k;
+  int x = kb.param("x", DType::Float32, {2, 5});
+  int b0 = kb.param("b0", DType::Float32, {2, 1});
+  int b1 = kb.param("b1", DType::Float32, {2, 1});
+  int o = kb.output("o", DType::Float32, {2, 5});
+  int mx = kb.output("mx", DType::Float32, {2, 1});
+  auto rs = custom("range_select", whole(k, o), {T(whole(k, x)), T(whole(k, b0)), T(whole(k, b1))});
+  rs.int_attrs = {static_cast<int64_t>(ir::Alu::GreaterEqual), static_cast<int64_t>(ir::Alu::Less), 0};
+  rs.float_attrs = {-1000.0};
+  rs.reduce_op = ir::Alu::Maximum;
+  rs.reduce_cmd = 3;
+  rs.reduce_res = whole(k, mx);
+  k.body = {S(rs)};
+  auto r = execute(k, {host_f32({2, 5}, {1, 9, 3, 4, 5, 6, 7, 8, 2, 10}), host_f32({2, 1}, {2, 0}),
+                       host_f32({2, 1}, {4, 3})});
+  EXPECT_EQ(values<float>(r.outputs[0]),
+            (std::vector<float>{-1000, -1000, 3, 4, -1000, 6, 7, 8, -1000, -1000}));
+  EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{4, 8}));
+}
+
+TEST(CustomOps, SelectReduceAndSequenceBounds) {
+  KernelBuilder kb;
+  auto& k = kb.k;
+  int pr = kb.param("pred", DType::UInt8, {1, 4});
+  int x = kb.param("x", DType::Float32, {1, 4});
+  int ids = kb.param("ids", DType::Int32, {1, 6});
+  int o = kb.output("o", DType::Float32, {1, 4});
+  int acc = kb.output("acc", DType::Float32, {1, 1});
+  int sb = kb.output("sb", DType::Int32, {1, 2, 6});
+  auto sr = custom("select_reduce", whole(k, o), {T(whole(k, pr)), T(whole(k, x)), I(-5.0)});
+  sr.reduce_op = ir::Alu::Maximum;
+  sr.reduce_cmd = 3;
+  sr.reduce_res = whole(k, acc);
+  k.body = {S(sr), S(custom("sequence_bounds", whole(k, sb), {T(whole(k, ids))}))};
+  auto r = execute(k, {host_of<uint8_t>(DType::UInt8, {1, 4}, std::vector<uint8_t>{1, 0, 1, 0}),
+                       host_f32({1, 4}, {-9, 2, -7, 3}),
+                       host_of<int32_t>(DType::Int32, {1, 6}, std::vector<int32_t>{1, 1, 2, 2, 2, 0})});
+  EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{-9, -5, -7, -5}));
+  EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{-5}));
+  EXPECT_EQ(values<int32_t>(r.outputs[2]), (std::vector<int32_t>{0, 0, 2, 2, 2, 6, 2, 2, 5, 5, 5, -1}));
+}
