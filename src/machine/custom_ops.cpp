@@ -54,6 +54,10 @@ struct Dst {
 Dst dst_of(ExecContext& cx, const ir::Instr& in) {
   Dst d;
   d.act = eval_mask(cx.env, in.mask, in.dst.shape);
+  if (d.act.kind == ActiveSet::None) {  // nothing is written; keep a view for dtype/shape
+    d.act.kind = ActiveSet::Some;
+    d.act.bits.assign(static_cast<size_t>(ir::element_count(in.dst.shape)), 0);
+  }
   d.view = resolve(cx, in.dst, d.act.ptr());
   dims(in.dst.shape, d.P, d.F);
   return d;

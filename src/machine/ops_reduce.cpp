@@ -146,8 +146,8 @@ void exec_scan(ExecContext& cx, const ir::Instr& in) {
   const int64_t n = dst.count();
   const int64_t P = shape.empty() ? 1 : shape[0];
   const int64_t F = P ? n / P : 0;
-  F32In d0 = load_f32(cx, in.srcs[0], shape, nullptr, nullptr);
-  F32In d1 = load_f32(cx, in.srcs[1], shape, nullptr, nullptr);
+  F32In d0 = load_f32(cx, in.srcs[0], shape, m, nullptr);
+  F32In d1 = load_f32(cx, in.srcs[1], shape, m, nullptr);
   // initial: an immediate, a [P,1] operand, or one broadcast to the full shape (zero coefs).
   std::vector<float> init(static_cast<size_t>(P));
   const ir::Operand& io = in.srcs[2];
