@@ -79,6 +79,7 @@ struct EpisodeOutcome {
   std::int64_t tokens_out = 0;
   std::int64_t tokens_cached = 0;
   double cost_usd = 0.0;
+  bool cost_known = true;  // false when some call's price was unknown: cost_usd is then a lower bound
   double wall_seconds = 0.0;
   // Both correctness readings of the final kernel, recorded side by side: strict is the paper's
   // allclose(atol=rtol=1e-3) on every output, tolerance is the task's own per-dtype tolerance.

@@ -112,6 +112,7 @@ RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpis
     m.tokens_out += o.tokens_out;
     m.tokens_cached += o.tokens_cached;
     m.cost_usd += o.cost_usd;
+    if (!o.cost_known) ++m.cost_unknown_episodes;
     m.wall_seconds_total += o.wall_seconds;
     walls.push_back(o.wall_seconds);
 

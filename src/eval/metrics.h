@@ -74,6 +74,7 @@ struct RunMetrics {
 
   std::int64_t tokens_in = 0, tokens_out = 0, tokens_cached = 0;
   double cost_usd = 0.0;
+  int cost_unknown_episodes = 0;  // episodes whose cost is a lower bound (model missing from price table)
   double cost_per_episode() const { return finished ? cost_usd / finished : 0.0; }
   double cost_per_pass() const { return overall.passed ? cost_usd / overall.passed : 0.0; }
   double tokens_per_episode() const { return finished ? double(tokens_in + tokens_out) / finished : 0.0; }

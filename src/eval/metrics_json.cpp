@@ -42,6 +42,7 @@ nlohmann::ordered_json metrics_to_json(const RunMetrics& m) {
   j["compile_codes"] = m.compile_codes;
   j["tokens"] = {{"in", m.tokens_in}, {"out", m.tokens_out}, {"cached", m.tokens_cached}};
   j["cost_usd"] = m.cost_usd;
+  j["cost_unknown_episodes"] = m.cost_unknown_episodes;
   j["cost_per_episode"] = m.cost_per_episode();
   j["cost_per_pass"] = m.cost_per_pass();
   j["wall_seconds"] = {{"total", m.wall_seconds_total}, {"p50", m.wall_seconds_p50}, {"p90", m.wall_seconds_p90}};

@@ -250,6 +250,10 @@ void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
   }
   s << "</tbody></table></div><p class=\"note\">Per task = per episode (task and sample); per pass divides the "
        "run's whole cost by its passing episodes. Wall times are per episode; the sum is independent of --jobs.</p>";
+  for (const auto& r : runs)
+    if (r.cost_unknown_episodes)
+      s << "<p class=\"warn\">" << html_escape(r.label) << ": " << r.cost_unknown_episodes
+        << " episode(s) used a model missing from the price table, so its costs are lower bounds.</p>";
 }
 
 void compile_code_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {

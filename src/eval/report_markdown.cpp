@@ -185,6 +185,10 @@ void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
       << human_duration(r.wall_seconds_p90) << " |\n";
   }
   s << "\n$/task is per episode (per task and sample); $/pass divides the whole run's cost by its passes.\n";
+  for (const auto& r : runs)
+    if (r.cost_unknown_episodes)
+      s << "\n" << md_cell(r.label) << ": " << r.cost_unknown_episodes
+        << " episode(s) used a model missing from the price table; its costs are lower bounds.\n";
 }
 
 }  // namespace

@@ -63,6 +63,7 @@ CREATE TABLE IF NOT EXISTS usage (
   tokens_out    INTEGER NOT NULL,
   tokens_cached INTEGER NOT NULL,
   cost_usd      REAL NOT NULL,
+  cost_known    INTEGER NOT NULL DEFAULT 1,
   PRIMARY KEY (task_id, sample, model),
   FOREIGN KEY (task_id, sample) REFERENCES episodes (task_id, sample) ON DELETE CASCADE
 );
@@ -200,7 +201,7 @@ void ResultsDb::record_finished(const TaskRef& task, int sample, const std::stri
         .run();
   }
   db_->prepare("INSERT OR REPLACE INTO usage (task_id, sample, model, tokens_in, tokens_out, tokens_cached, "
-               "cost_usd) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+               "cost_usd, cost_known) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
       .bind(1, task.id)
       .bind(2, sample)
       .bind(3, model)
@@ -208,6 +209,7 @@ void ResultsDb::record_finished(const TaskRef& task, int sample, const std::stri
       .bind(5, o.tokens_out)
       .bind(6, o.tokens_cached)
       .bind(7, o.cost_usd)
+      .bind(8, o.cost_known ? 1 : 0)
       .run();
   tx.commit();
 }
@@ -239,10 +241,10 @@ std::vector<StoredEpisode> ResultsDb::load_episodes(bool with_turns) {
   auto st = db_->prepare(
       "SELECT e.task_id, e.sample, e.level, e.status, e.attempts, e.verdict, e.compile_code, e.turns_used, "
       "e.pass_turn, e.strict_pass, e.tolerance_pass, e.wall_seconds, e.kernel_path, e.transcript_path, "
-      "e.error_message, u.model, u.tokens_in, u.tokens_out, u.tokens_cached, u.cost_usd "
+      "e.error_message, u.model, u.tokens_in, u.tokens_out, u.tokens_cached, u.cost_usd, u.cost_known "
       "FROM episodes e LEFT JOIN (SELECT task_id, sample, group_concat(model, '+') AS model, "
       "SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out, SUM(tokens_cached) AS tokens_cached, "
-      "SUM(cost_usd) AS cost_usd FROM usage GROUP BY task_id, sample) u "
+      "SUM(cost_usd) AS cost_usd, MIN(cost_known) AS cost_known FROM usage GROUP BY task_id, sample) u "
       "ON u.task_id = e.task_id AND u.sample = e.sample ORDER BY e.rowid");
   while (st.step()) {
     StoredEpisode e;
@@ -268,6 +270,7 @@ std::vector<StoredEpisode> ResultsDb::load_episodes(bool with_turns) {
       o.tokens_out = st.integer(17);
       o.tokens_cached = st.integer(18);
       o.cost_usd = st.real(19);
+      o.cost_known = st.is_null(20) || st.integer(20) != 0;
     }
     out.push_back(std::move(e));
   }

@@ -46,7 +46,9 @@ class MetricsOnSyntheticDb : public ::testing::Test {
     put(b, 1, outcome(Verdict::compile_error("err_y"), 4, false, 0.20, 2000, 200));
     put(c2, 0, outcome(Verdict::of(VerdictKind::Mismatch), 10, false, 0.40, 4000, 400));
     put(c2, 1, outcome(Verdict::pass(), 3, true, 0.30, 3000, 300));
-    put(d, 0, outcome(Verdict::of(VerdictKind::BudgetExhausted), 10, false, 0.20, 2000, 200));
+    auto unpriced = outcome(Verdict::of(VerdictKind::BudgetExhausted), 10, false, 0.20, 2000, 200);
+    unpriced.cost_known = false;
+    put(d, 0, unpriced);
     db.mark_started(d, 1);  // killed mid-episode
     m_ = load_run_metrics(dir_);
   }
@@ -76,6 +78,7 @@ TEST_F(MetricsOnSyntheticDb, TurnsFailuresAndCost) {
   EXPECT_EQ(m_.failures, (std::map<std::string, int>{{"compile_error", 2}, {"mismatch", 1}, {"budget_exhausted", 1}}));
   EXPECT_EQ(m_.compile_codes, (std::map<std::string, int>{{"err_x", 1}, {"err_y", 1}}));
   EXPECT_NEAR(m_.cost_usd, 2.0, 1e-12);
+  EXPECT_EQ(m_.cost_unknown_episodes, 1);
   EXPECT_NEAR(m_.cost_per_episode(), 2.0 / 7, 1e-12);
   EXPECT_NEAR(m_.cost_per_pass(), 2.0 / 3, 1e-12);
   EXPECT_EQ(m_.tokens_in, 20000);

@@ -57,6 +57,7 @@ TEST(ResultsDb, StartedThenFinishedRoundTrip) {
   o.tokens_out = 11;
   o.tokens_cached = 5;
   o.cost_usd = 0.03;
+  o.cost_known = false;
   o.wall_seconds = 3.0;
   o.transcript_path = "transcripts/l2_x/s1.jsonl";
   o.error_message = "psum overflow";
@@ -75,6 +76,7 @@ TEST(ResultsDb, StartedThenFinishedRoundTrip) {
   EXPECT_FALSE(e.outcome.pass_turn.has_value());
   EXPECT_EQ(e.outcome.tokens_in, 30);
   EXPECT_DOUBLE_EQ(e.outcome.cost_usd, 0.03);
+  EXPECT_FALSE(e.outcome.cost_known);
   ASSERT_EQ(e.outcome.turns.size(), 2u);
   EXPECT_EQ(e.outcome.turns[1].tokens_in, 20);
   EXPECT_EQ(e.outcome.error_message, "psum overflow");
