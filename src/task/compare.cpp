@@ -88,10 +88,12 @@ OutputComparison compare_output(const HostTensor& expected, DType expected_dtype
   for (size_t i = 0; i < e.size(); ++i) {
     double ev = e[i], av = a[i];
     bool bad = false;
+    bool unwritten = false;
     if (std::isnan(av)) {
       ++c.nan_count;
       bad = true;
-      if (std::isfinite(ev) && c.never_written++ == 0) {
+      unwritten = std::isfinite(ev);
+      if (unwritten && c.never_written++ == 0) {
         c.first_never_written = unravel(static_cast<int64_t>(i), expected.shape);
       }
     } else if (std::isinf(av) || !std::isfinite(ev)) {
@@ -110,7 +112,8 @@ OutputComparison compare_output(const HostTensor& expected, DType expected_dtype
     }
     if (bad) {
       ++c.mismatches;
-      if (static_cast<int>(c.examples.size()) < max_examples) {
+      // Unwritten elements are summarised separately; the examples show wrong values.
+      if (!unwritten && static_cast<int>(c.examples.size()) < max_examples) {
         c.examples.push_back({unravel(static_cast<int64_t>(i), expected.shape), ev, av});
       }
     }

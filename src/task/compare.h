@@ -45,7 +45,8 @@ struct OutputComparison {
   int64_t inf_count = 0;               // +-Inf in actual
   int64_t never_written = 0;           // NaN in actual where expected is finite
   std::vector<int64_t> first_never_written;
-  std::vector<ElementMismatch> examples;  // first few mismatching elements in C order
+  // First few mismatching elements in C order, not counting never-written ones.
+  std::vector<ElementMismatch> examples;
   bool passed = false;
 };
 

@@ -1,5 +1,6 @@
 // Text and JSON renderings of a VerifyReport (declared in verify.h).
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,8 @@ namespace nki {
 namespace {
 
 std::string num(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
@@ -40,10 +43,14 @@ void render_output(const OutputComparison& c, std::string& s) {
     return;
   }
   s += std::to_string(c.mismatches) + " of " + std::to_string(c.elements) +
-       " elements mismatch (" + percent(c.mismatch_fraction) + "); max abs err " +
-       num(c.max_abs_err);
-  if (!c.max_abs_index.empty()) s += " at " + format_index(c.max_abs_index);
-  s += ", max rel err " + num(c.max_rel_err) + ", rel L2 " + num(c.rel_l2) + "\n";
+       " elements mismatch (" + percent(c.mismatch_fraction) + ")";
+  if (c.mismatches > c.never_written) {
+    // Error statistics are over elements where both values are finite.
+    s += "; max abs err " + num(c.max_abs_err);
+    if (!c.max_abs_index.empty()) s += " at " + format_index(c.max_abs_index);
+    s += ", max rel err " + num(c.max_rel_err) + ", rel L2 " + num(c.rel_l2);
+  }
+  s += "\n";
   if (c.never_written > 0) {
     s += "    never written: " + std::to_string(c.never_written) +
          " elements are NaN where the reference is finite (first at " +

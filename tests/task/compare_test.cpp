@@ -67,6 +67,7 @@ TEST(Compare, NaNIsNeverWritten) {
   EXPECT_EQ(c.never_written, 2);
   EXPECT_EQ(c.first_never_written, (std::vector<int64_t>{2}));
   EXPECT_EQ(c.mismatches, 2);
+  EXPECT_TRUE(c.examples.empty());  // never-written elements are not repeated as examples
 }
 
 TEST(Compare, InfinityOnlyMatchesSameInfinity) {
