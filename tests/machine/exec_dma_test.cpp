@@ -169,3 +169,56 @@ TEST(ExecDma, IfOnLoopVariable) {
   }));
   EXPECT_EQ(values<float>(execute(k, {}).outputs[0]), (std::vector<float>{5, 5, -5, -5}));
 }
+
+// tensor_copy_dynamic_src: a runtime offset (one value in SBUF, broadcast to every element)
+// added to the free index of an on-chip copy.
+TEST(ExecDma, DynamicFreeOffsetBroadcastIndex) {
+  KernelBuilder kb("dyn_src");
+  auto& k = kb.k;
+  int src = kb.param("src", DType::Float32, {2, 8});
+  int offs = kb.param("offs", DType::Int32, {1, 1});
+  int o = kb.output("o", DType::Float32, {2, 3});
+  int s = kb.sbuf("s", DType::Float32, {2, 8});
+  int ot = kb.sbuf("ot", DType::Int32, {1, 1});
+  int t = kb.sbuf("t", DType::Float32, {2, 3});
+  ir::Access a = box(k, s, {}, {2, 3});  // s[p, offs + j]
+  a.indirect = ir::Indirect{1, std::make_shared<ir::Access>(box(k, ot, {}, {1, 1}))};
+  k.body = {S(copy(whole(k, s), whole(k, src))), S(copy(whole(k, ot), whole(k, offs))),
+            S(copy(whole(k, t), a, ir::Engine::Vector)), S(copy(whole(k, o), whole(k, t)))};
+  std::vector<float> sv(16);
+  for (int i = 0; i < 16; ++i) sv[i] = static_cast<float>(i);
+  auto r = execute(k, {host_f32({2, 8}, sv), host_of<int32_t>(DType::Int32, {1, 1}, std::vector<int32_t>{4})});
+  EXPECT_EQ(values<float>(r.outputs[0]), (std::vector<float>{4, 5, 6, 12, 13, 14}));
+  // offset 6 makes j = 2 land on column 8: a dynamic out-of-bounds error.
+  try {
+    execute(k, {host_f32({2, 8}, sv), host_of<int32_t>(DType::Int32, {1, 1}, std::vector<int32_t>{6})});
+    FAIL();
+  } catch (const DiagnosticError& e) {
+    EXPECT_EQ(e.diagnostic().code, "dynamic_oob");
+  }
+}
+
+// warn_uninit: a tile created inside a loop is "fresh" on every iteration, so reading it before
+// writing it warns even though the previous iteration wrote it.
+TEST(ExecDma, UninitWarningPerLoopScope) {
+  KernelBuilder kb("uninit_loop");
+  auto& k = kb.k;
+  int o = kb.output("o", DType::Float32, {1, 2});
+  int t = kb.sbuf("t", DType::Float32, {1, 2}, 1);
+  k.body.push_back(kb.loop(0, 2, 1, [&](int i) {
+    ir::Instr w;
+    w.op = ir::Opcode::Memset;
+    w.dst = whole(k, t);
+    w.srcs = {I(1)};
+    return std::vector<ir::Stmt>{S(copy(whole(k, o), whole(k, t), ir::Engine::Vector)), S(w)};
+  }));
+  machine::RunOptions opt;
+  opt.warn_uninit = true;
+  auto r = execute(k, {}, opt);
+  ASSERT_EQ(r.warnings.size(), 1u);  // one per site, although it happens twice
+  EXPECT_EQ(r.warnings[0].code, "uninitialized_read");
+  // Without the option there are no warnings, and the stale value of iteration 0 is visible.
+  auto r2 = execute(k, {});
+  EXPECT_TRUE(r2.warnings.empty());
+  EXPECT_EQ(values<float>(r2.outputs[0]), (std::vector<float>{1, 1}));
+}
