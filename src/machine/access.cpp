@@ -82,6 +82,8 @@ ActiveSet eval_mask(const AtomEnv& env, const std::optional<ir::Mask>& mask,
 }
 
 View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& shape) {
+  if (!v.indirect.empty() || !v.dropped.empty())
+    cx.fail("sim_bad_ir", "an indirectly indexed operand must have the instruction's shape");
   View b = v;
   b.shape = shape;
   b.strides.assign(shape.size(), 0);
