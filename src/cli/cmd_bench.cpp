@@ -1,7 +1,9 @@
 // nkiagent bench: run (or resume) a benchmark run. Parsing and printing only; the work is
 // eval::run_bench.
+#include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <iostream>
 
@@ -13,6 +15,38 @@
 namespace nki::eval {
 
 namespace {
+
+// First SIGINT/SIGTERM: start no new episodes, let running ones finish and be recorded.
+// Second: exit at once (the database stays consistent; interrupted episodes rerun on resume).
+std::atomic<bool> g_stop{false};
+
+void on_stop_signal(int) {
+  if (g_stop.exchange(true)) _exit(130);
+  const char msg[] = "\nnkiagent bench: stopping after the episodes in flight (interrupt again to quit now)\n";
+  ssize_t ignored = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)ignored;
+}
+
+// Installs the handlers for the duration of a bench and restores the previous ones after.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop = false;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
 
 const std::vector<OptionSpec>& bench_options() {
   static const std::vector<OptionSpec> specs = {
@@ -95,6 +129,8 @@ int cmd_bench(int argc, char** argv, EpisodeFn fn) {
     return 2;
   }
   try {
+    StopSignals signals;
+    options.stop = &g_stop;
     BenchSummary s = run_bench(options, fn);
     std::cout << "run dir: " << options.run_dir << "\n"
               << "episodes: " << s.finished_total << "/" << s.total << " finished (" << s.ran << " now, "
@@ -102,8 +138,9 @@ int cmd_bench(int argc, char** argv, EpisodeFn fn) {
     if (s.restarted) std::cout << ", " << s.restarted << " restarted after an interruption";
     if (s.retried_api_errors) std::cout << ", " << s.retried_api_errors << " api_error episodes retried";
     std::cout << "), " << s.passed_total << " passed\n";
-    if (s.crashed) {
-      std::cout << s.crashed << " episode(s) crashed; re-run the same command to retry them\n";
+    if (s.crashed || s.not_started) {
+      if (s.crashed) std::cout << s.crashed << " episode(s) crashed; re-run the same command to retry them\n";
+      if (s.not_started) std::cout << "stopped: " << s.not_started << " episode(s) not started; re-run the same command to continue\n";
       return 1;
     }
     std::cout << "next: nkiagent report " << options.run_dir << " --out " << options.run_dir << "/report.html\n";

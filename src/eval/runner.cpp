@@ -117,9 +117,13 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
   }
 
   std::atomic<size_t> next{0};
-  std::atomic<int> ran{0}, crashed{0};
+  std::atomic<int> ran{0}, crashed{0}, not_started{0};
   auto worker = [&] {
     for (size_t i = next++; i < pending.size(); i = next++) {
+      if (options.stop && options.stop->load()) {
+        ++not_started;
+        continue;
+      }
       const WorkItem& item = pending[i];
       std::string what = item.task.id + "#" + std::to_string(item.sample);
       try {
@@ -151,6 +155,7 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
 
   summary.ran = ran;
   summary.crashed = crashed;
+  summary.not_started = not_started;
   for (const auto& e : db.load_episodes()) {
     if (!e.finished) continue;
     ++summary.finished_total;

@@ -3,6 +3,7 @@
 // database the moment it ends. Re-running the same options resumes.
 #pragma once
 
+#include <atomic>
 #include <cstdio>
 #include <string>
 
@@ -21,6 +22,9 @@ struct BenchOptions {
   // Run finished api_error episodes again (provider outages are not the model's fault). The
   // config is unchanged: this only repairs a run.
   bool retry_api_errors = false;
+  // When set and true, no new episode is started; episodes in flight finish and are recorded.
+  // cmd_bench points it at a flag its SIGINT/SIGTERM handler raises.
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct BenchSummary {
@@ -30,6 +34,7 @@ struct BenchSummary {
   int retried_api_errors = 0;    // finished api_error episodes run again (retry_api_errors)
   int ran = 0;                   // finished by this call
   int crashed = 0;               // EpisodeFn threw; left unfinished for the next run
+  int not_started = 0;           // skipped because a stop was requested; the next run does them
   int passed_total = 0;          // passes over all finished episodes of the run
   int finished_total = 0;
 };

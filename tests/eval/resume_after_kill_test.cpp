@@ -118,5 +118,46 @@ TEST(ResumeAfterKill, FinishedEpisodesSurviveAndAreNotRerun) {
   EXPECT_EQ(restarted, interrupted);
 }
 
+TEST(ResumeAfterKill, FirstSigintFinishesEpisodesInFlight) {
+  auto root = testing::make_temp_dir("sigint");
+  std::string tasks = root + "/tasks", run = root + "/run";
+  testing::write_fake_tasks(tasks, 4);
+  std::string db_path = results_db_path(run);
+
+  pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    std::freopen("/dev/null", "w", stdout);
+    std::freopen("/dev/null", "w", stderr);
+    int rc = call_bench(bench_argv(tasks, run, 2), [](const EpisodeRequest& r) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
+      return fake_outcome(r);
+    });
+    _exit(rc);
+  }
+  // Interrupt while both workers are inside an episode.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!std::filesystem::exists(db_path)) continue;
+    try {
+      ResultsDb probe(db_path);
+      if (probe.count_interrupted() == 2) break;
+    } catch (const std::exception&) {
+    }
+  }
+  ASSERT_EQ(kill(child, SIGINT), 0);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "a single SIGINT must let bench exit on its own";
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+
+  ResultsDb db(db_path);
+  EXPECT_EQ(db.count_interrupted(), 0) << "the episodes in flight were finished and recorded";
+  auto finished = db.finished_keys().size();
+  EXPECT_GE(finished, 2u);
+  EXPECT_LT(finished, 24u);
+}
+
 }  // namespace
 }  // namespace nki::eval

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <mutex>
 #include <set>
@@ -129,6 +130,27 @@ TEST(Runner, SecondConcurrentBenchInSameDirIsRefused) {
     return fake_outcome(r);
   });
   EXPECT_TRUE(inner_refused);
+}
+
+TEST(Runner, StopRequestFinishesInFlightAndStartsNothingNew) {
+  auto root = make_temp_dir("runner");
+  write_fake_tasks(root + "/tasks", 3);  // 9 episodes
+  auto opt = quiet_options(root + "/tasks", root + "/run");
+  std::atomic<bool> stop{false};
+  opt.stop = &stop;
+  std::atomic<int> calls{0};
+  auto s = run_bench(opt, [&](const EpisodeRequest& r) {
+    if (++calls == 3) stop = true;  // e.g. Ctrl-C while the third episode runs
+    return fake_outcome(r);
+  });
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(s.ran, 3);  // the in-flight episode was still recorded
+  EXPECT_EQ(s.not_started, 6);
+  stop = false;
+  auto rest = run_bench(opt, [](const EpisodeRequest& r) { return fake_outcome(r); });
+  EXPECT_EQ(rest.ran, 6);
+  EXPECT_EQ(rest.restarted, 0);
+  EXPECT_EQ(rest.finished_total, 9);
 }
 
 TEST(Runner, ShardRunsOnlyItsSlice) {
