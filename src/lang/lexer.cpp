@@ -252,16 +252,19 @@ Token Lexer::next() {
         const OpenBracket& b = brackets_.back();
         error_at(b.offset, std::string("'") + b.ch + "' was never closed");
       }
+      // CPython places the end-of-file tokens on the last line, before its final newline.
+      size_t eof = pos_;
+      if (eof > line_starts_.front() && text_[eof - 1] == '\n') --eof;
       if (line_has_tokens_) {
         line_has_tokens_ = false;
-        return make(Tok::Newline, pos_, pos_);
+        return make(Tok::Newline, eof, eof);
       }
       if (indents_.size() > 1) {
         indents_.pop_back();
         alt_indents_.pop_back();
-        return make(Tok::Dedent, pos_, pos_);
+        return make(Tok::Dedent, eof, eof);
       }
-      return make(Tok::EndMarker, pos_, pos_);
+      return make(Tok::EndMarker, eof, eof);
     }
     char c = text_[pos_];
     if (c == '\n') {

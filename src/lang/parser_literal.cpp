@@ -68,9 +68,10 @@ bool decode_escapes(std::string_view s, bool bytes, std::string& out, std::strin
       continue;
     }
     if (i + 1 >= s.size()) {
-      err = bytes ? "(value error) Trailing \\ in string"
-                  : "(unicode error) 'unicodeescape' codec can't decode byte 0x5c: \\ at end of string";
-      return false;
+      // Only reachable for an f-string literal part ending in `\` before a `{` (f"\{x}"):
+      // CPython keeps the backslash.
+      out += '\\';
+      break;
     }
     char e = s[i + 1];
     i += 2;

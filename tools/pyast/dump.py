@@ -10,6 +10,7 @@ The format is documented in src/lang/ast_dump.h; both sides must change together
 import ast
 import struct
 import sys
+import warnings
 
 SKIP_FIELDS = {"type_comment", "type_ignores"}
 
@@ -104,6 +105,7 @@ def dump_source(src: bytes) -> str:
 
 
 def main(argv):
+    warnings.simplefilter("ignore")  # SyntaxWarnings (e.g. `1if x else y`) are not errors
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     if len(argv) == 3 and argv[1] == "--batch":
