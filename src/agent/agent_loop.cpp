@@ -15,7 +15,7 @@ constexpr const char* kCodeSchema =
     R"("Complete Python source of the kernel module: imports, @nki.jit decorator and the )"
     R"(kernel function."}},"required":["code"]})";
 
-// One episode's state; run() is the loop, the helpers are its steps.
+// One episode's state; run() is the loop, the other members are its steps.
 class Episode {
  public:
   Episode(const EpisodeConfig& c, const EpisodePrompts& p, ModelClient& m, KernelTools& t,
@@ -25,32 +25,18 @@ class Episode {
   EpisodeResult run();
 
  private:
-  void log(const std::string& type, ojson fields) {
-    if (log_) log_->write(type, std::move(fields));
-  }
   bool budget_stop();
-  void log_check(const ToolResult& r, bool final) {
-    ojson fields = {{"turn", final ? result_.turns : turn_}, {"final", final}};
-    ojson result_fields = tool_result_to_json(r);
-    for (auto& [k, v] : result_fields.items()) fields[k] = v;
-    log("harness_check", fields);
-  }
-  bool handle_tool_calls(const Message& reply);  // true when a verify passed
-  void set_kernel(const std::string& code) {
-    result_.final_kernel = code;
-    result_.kernel_turn = turn_;
-  }
-  void record(const std::string& action, const std::string& outcome) {
-    result_.turn_log.back().action = action;
-    result_.turn_log.back().result = outcome;
-  }
-  static std::string outcome_of(const ToolResult& r) {
-    return r.passed ? "ok" : failure_kind_name(r.failure);
-  }
+  bool handle_tool_calls(const Message& reply);                   // true: a verify passed
   bool handle_text_answer(const Message& reply, bool last_turn);  // true: stop the loop
   ToolResult verify(const std::string& code);
   void finish();
-  void push_user(const std::string& text) { conv_.messages.push_back({Role::User, text, {}, "", "", false}); }
+
+  void set_kernel(const std::string& code);
+  void record(const std::string& action, const std::string& outcome);
+  void push_user(const std::string& text);
+  void log(const std::string& type, ojson fields);
+  void log_check(const ToolResult& r, bool final);
+  void log_request();
 
   const EpisodeConfig& config_;
   const EpisodePrompts& prompts_;
@@ -60,11 +46,52 @@ class Episode {
 
   Conversation conv_;
   EpisodeResult result_;
-  size_t logged_messages_ = 0;  // messages already written in an earlier request event
+  size_t logged_messages_ = 0;                  // messages already in an earlier transcript line
   std::map<std::string, ToolResult> verified_;  // verify results by exact code: no re-runs
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   int turn_ = 0;
 };
+
+std::string outcome_of(const ToolResult& r) { return r.passed ? "ok" : failure_kind_name(r.failure); }
+
+void Episode::set_kernel(const std::string& code) {
+  result_.final_kernel = code;
+  result_.kernel_turn = turn_;
+}
+
+void Episode::record(const std::string& action, const std::string& outcome) {
+  result_.turn_log.back().action = action;
+  result_.turn_log.back().result = outcome;
+}
+
+void Episode::push_user(const std::string& text) {
+  conv_.messages.push_back({Role::User, text, {}, "", "", false});
+}
+
+void Episode::log(const std::string& type, ojson fields) {
+  if (log_) log_->write(type, std::move(fields));
+}
+
+// `fields` plus the ToolResult's fields, for tool_result and harness_check lines.
+ojson with_result(ojson fields, const ToolResult& r) {
+  ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
+  for (auto& [k, v] : result_fields.items()) fields[k] = v;
+  return fields;
+}
+
+void Episode::log_check(const ToolResult& r, bool final) {
+  log("harness_check", with_result({{"turn", final ? result_.turns : turn_}, {"final", final}}, r));
+}
+
+// Only the messages added since the last request are written: the transcript stays linear in
+// the conversation length while still reconstructing it exactly.
+void Episode::log_request() {
+  ojson fresh = ojson::array();
+  for (size_t i = logged_messages_; i < conv_.messages.size(); ++i)
+    fresh.push_back(message_to_json(conv_.messages[i]));
+  logged_messages_ = conv_.messages.size();
+  log("request", {{"turn", turn_}, {"n_messages", conv_.messages.size()}, {"new_messages", fresh}});
+}
 
 bool Episode::budget_stop() {
   if (config_.max_cost_usd > 0 && result_.usage.cost_usd >= config_.max_cost_usd) {
@@ -88,7 +115,7 @@ ToolResult Episode::verify(const std::string& code) {
 }
 
 bool Episode::handle_tool_calls(const Message& reply) {
-  std::string actions, outcome;
+  std::string actions;  // e.g. "compile+verify" when one reply makes two calls
   for (const auto& call : reply.tool_calls) {
     ++result_.tool_calls;
     ToolResult r;
@@ -104,13 +131,10 @@ bool Episode::handle_tool_calls(const Message& reply) {
       set_kernel(args.code);
       r = call.name == "compile_kernel" ? tools_.compile_kernel(args.code) : verify(args.code);
     }
-    actions += std::string(actions.empty() ? "" : "+") + (call.name == "verify_kernel" ? "verify" : "compile");
-    outcome = known && args.error.empty() ? outcome_of(r) : "bad_call";
-    record(actions, outcome);
-    ojson fields = {{"turn", turn_}, {"id", call.id}, {"name", call.name}};
-    ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
-    for (auto& [k, v] : result_fields.items()) fields[k] = v;
-    log("tool_result", fields);
+    if (!actions.empty()) actions += "+";
+    actions += call.name == "verify_kernel" ? "verify" : "compile";
+    record(actions, known && args.error.empty() ? outcome_of(r) : "bad_call");
+    log("tool_result", with_result({{"turn", turn_}, {"id", call.id}, {"name", call.name}}, r));
     conv_.messages.push_back({Role::Tool, r.text, {}, call.id, call.name, !r.passed});
     // A passing verification ends the episode; later calls in the same reply are moot.
     if (call.name == "verify_kernel" && r.passed && args.error.empty()) {
@@ -172,11 +196,7 @@ EpisodeResult Episode::run() {
 
   for (turn_ = 1; turn_ <= max_turns; ++turn_) {
     if (budget_stop()) break;
-    ojson fresh = ojson::array();
-    for (size_t i = logged_messages_; i < conv_.messages.size(); ++i)
-      fresh.push_back(message_to_json(conv_.messages[i]));
-    logged_messages_ = conv_.messages.size();
-    log("request", {{"turn", turn_}, {"n_messages", conv_.messages.size()}, {"new_messages", fresh}});
+    log_request();
     ++result_.turns;
     result_.turn_log.push_back({turn_, "model_call", "api_error", {}});
     ModelReply reply;
