@@ -29,12 +29,16 @@ Errors go to stderr as one "golden: ..." line per problem; the exit code is 1 fo
 
 import importlib.util
 import json
-import math
 import os
 import sys
 import traceback
 
-import numpy as np
+try:
+    import numpy as np
+except ImportError:
+    print(f"golden: numpy is not importable with {sys.executable} (use /usr/bin/python3 or set "
+          "NKI_PYTHON)", file=sys.stderr)
+    sys.exit(2)
 
 # Importing reference.py must not leave __pycache__ directories inside the task tree.
 sys.dont_write_bytecode = True
@@ -50,6 +54,20 @@ NUMPY_STORAGE = {
 
 class TaskError(Exception):
     """A problem with one task (bad manifest, failing reference, output mismatch)."""
+
+
+class EnvironmentProblem(Exception):
+    """The interpreter cannot run references at all (torch missing)."""
+
+
+def import_torch():
+    """torch, imported on first use so that usage errors and manifest problems stay fast."""
+    try:
+        import torch
+    except ImportError as e:
+        raise EnvironmentProblem(f"torch is not importable with {sys.executable}: {e} (use "
+                                 "/usr/bin/python3 with python3-torch, or set NKI_PYTHON)")
+    return torch
 
 
 # ----------------------------------------------------------------------------------------------
@@ -232,7 +250,7 @@ def _named_buffers(model):
 
 
 def run_reference(task, task_dir, seen):
-    import torch
+    torch = import_torch()
 
     torch.set_num_threads(1)
     torch.manual_seed(0)  # only affects construction; every parameter is overwritten below
@@ -276,7 +294,7 @@ def run_reference(task, task_dir, seen):
 
 
 def check_output(task, task_dir, j, r):
-    import torch
+    torch = import_torch()
 
     if not isinstance(r, torch.Tensor):
         raise TaskError(f"{task_dir}: output {j} is a {type(r).__name__}, not a tensor")
@@ -307,7 +325,7 @@ def check_output(task, task_dir, j, r):
 # Modes
 
 def versions():
-    import torch
+    torch = import_torch()
 
     return {"torch": str(torch.__version__), "numpy": np.__version__,
             "python": ".".join(str(v) for v in sys.version_info[:3])}
@@ -372,6 +390,14 @@ def check(task_dir):
 
 
 def main(argv):
+    try:
+        return run_mode(argv)
+    except EnvironmentProblem as e:
+        print(f"golden: {e}", file=sys.stderr)
+        return 2
+
+
+def run_mode(argv):
     if len(argv) >= 1 and argv[0] == "--versions":
         print(json.dumps(versions()))
         return 0
