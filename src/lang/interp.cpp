@@ -204,8 +204,13 @@ Flow Interp::exec(const Stmt& s) {
             if (checker) {
               CallArgs ca;
               ca.pos.push_back(v);
-              ca.loc = a.span.begin;
-              checker->call(*this, ca);
+              ca.loc = a.value->span.begin;
+              try {
+                checker->call(*this, ca);
+              } catch (PyError& e) {
+                e.loc = a.value->span.begin;
+                throw;
+              }
             }
           }
           assign(*a.target, v);
@@ -223,6 +228,7 @@ Flow Interp::exec(const Stmt& s) {
       case StmtKind::Return: {
         auto& r = static_cast<const Return&>(s);
         return_value_ = r.value ? eval(*r.value) : none();
+        last_return_loc_ = r.value ? r.value->span.begin : r.span.begin;
         result = Flow::Return;
         break;
       }
@@ -308,7 +314,7 @@ Flow Interp::exec_while(const While& s) {
                  "a while loop condition must be a compile-time value",
                  "use nl.sequential_range / nl.affine_range for device loops");
     }
-    if (!truthy(t)) break;
+    if (!truthy_at(t, *s.test)) break;
     Flow f = exec_block(s.body);
     if (f == Flow::Break) return Flow::Normal;
     if (f == Flow::Return) return f;
@@ -316,10 +322,28 @@ Flow Interp::exec_while(const While& s) {
   return exec_block(s.orelse);
 }
 
+// Truth value of a condition; errors point at the condition expression.
+bool Interp::truthy_at(const Ref& v, const Expr& test) {
+  try {
+    return truthy(v);
+  } catch (PyError& e) {
+    if (!e.loc.valid()) e.loc = test.span.begin;
+    throw;
+  }
+}
+
 Flow Interp::exec_if(const If& s) {
   Ref t = eval(*s.test);
-  if (auto* drv = dynamic_cast<BranchDriver*>(t.get())) return drv->run_if(*this, s);
-  return truthy(t) ? exec_block(s.body) : exec_block(s.orelse);
+  if (auto* drv = dynamic_cast<BranchDriver*>(t.get())) {
+    try {
+      return drv->run_if(*this, s);
+    } catch (PyError& e) {
+      // errors about the condition itself point at it; errors from the branches keep theirs
+      if (!e.loc.valid()) e.loc = s.test->span.begin;
+      throw;
+    }
+  }
+  return truthy_at(t, *s.test) ? exec_block(s.body) : exec_block(s.orelse);
 }
 
 Flow Interp::exec_try(const Try& s) {

@@ -85,6 +85,9 @@ class Interp {
 
   // The statement currently executing (for diagnostics of objects that need a location).
   SourceLoc current_loc() const { return cur_loc_; }
+  int call_depth() const { return depth_; }
+  // Location of the value of the most recently executed `return` statement.
+  SourceLoc last_return_loc() const { return last_return_loc_; }
   void tick();  // step/time budget check
 
  protected:
@@ -124,6 +127,8 @@ class Interp {
   int depth_ = 0;
   std::chrono::steady_clock::time_point start_;
   SourceLoc cur_loc_;
+  SourceLoc last_return_loc_;
+  bool truthy_at(const Ref& v, const Expr& test);
   std::vector<PyError> handling_;  // exceptions being handled (bare `raise`)
 };
 

@@ -48,7 +48,12 @@ ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string
   require_on_chip(*t, api, arg);
   int64_t free = 1;
   for (size_t i = 1; i < t->shape().size(); ++i) free *= t->shape()[i];
-  if (t->shape()[0] != data.shape()[0] || free != 1)
+  if (t->shape()[0] != data.shape()[0])
+    nki_error("err_num_partition_mismatch",
+              "number of partitions (dimension 0 size of a tile) mismatch in parameters (data" + shape_str(data.shape()) +
+                  ", " + arg + shape_str(t->shape()) + ") of '" + api + "'",
+              "give the per-partition operand the same partition count as data");
+  if (free != 1)
     nki_error("tensor_scalar_operand_shape",
               "'" + arg + "' of '" + api + "' must be a scalar or a [" + std::to_string(data.shape()[0]) +
                   ", 1] tile, got " + shape_str(t->shape()),
@@ -71,6 +76,8 @@ void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& ap
 }
 
 }  // namespace
+
+void add_nisa_custom(Tracer& t, py::ModuleObj& m);
 
 std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.isa");
@@ -175,6 +182,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     in.act = *f;
     in.srcs.push_back(ir::Operand::of(x->view));
     in.srcs.push_back(sc);
+    if ((!bias || py::is_none(bias)) && t.direct_alloc)
+      nki_error("err_bias_tensor_must_be_specified_in_allocation",
+                "in a kernel with direct allocation the bias argument of '" + api + "' must also be specified",
+                "pass bias=<an allocated [P, 1] float32 tile>");
     if (bias && !py::is_none(bias)) {
       auto* bt = as_tensor(bias);
       if (!bt) nki_error("activation_bias_not_tile", "activation bias must be a [P, 1] tile, not a scalar",
@@ -514,6 +525,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     return py::none();
   }));
 
+  add_nisa_custom(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",
                         "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose", "builtin_custom_op"}) {

@@ -18,7 +18,7 @@ int64_t reduced_count(Interp& in, const TensorObj& x, const Ref& axis) {
   int rank = static_cast<int>(x.shape().size());
   for (const Ref& r : items) {
     auto v = static_int(r);
-    if (!v) nki_error("err_invalid_axis", "axis must be integers");
+    if (!v) nki_error("invalid_axis", "axis must be integers");
     int a = static_cast<int>(*v < 0 ? *v + rank : *v);
     if (a > 0 && a < rank) n *= x.shape()[a];
   }
@@ -72,7 +72,7 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
     Args a(call, "rms_norm", {"x", "w", "axis", "n", "epsilon", "dtype", "compute_dtype", "mask"}, 5, 4);
     TensorObj* x = need_tensor(a[0], "rms_norm", "x");
     auto n = py::as_number(a[3]);
-    if (!n || *n <= 0) nki_error("err_invalid_arguments", "rms_norm n must be a positive number");
+    if (!n || *n <= 0) nki_error("invalid_arguments", "rms_norm n must be a positive number");
     double eps = a.has(4) ? py::as_number(a[4]).value_or(1e-6) : 1e-6;
     Ref sq = emit_binary(t, "rms_norm", a[0], a[0], ir::Alu::Multiply, f32(), a[7], true);
     Ref ss = emit_reduce(t, "rms_norm", sq, ir::Alu::Add, a[2], f32(), a[7], true);
@@ -91,7 +91,7 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
     for (const Ref& v : {a[1], a[2]}) {
       if (auto* tv = as_tensor(v)) {
         auto b = broadcast_shapes(shape, tv->shape());
-        if (!b) nki_error("err_shape_mismatch", "operands of 'where' cannot be broadcast together");
+        if (!b) nki_error("shape_mismatch", "operands of 'where' cannot be broadcast together");
         shape = *b;
       }
     }

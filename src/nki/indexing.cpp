@@ -25,7 +25,7 @@ struct Idx {
 ir::ScalarExpr scalar_of(const Ref& r, const char* what) {
   if (auto v = py::as_int(r)) return ir::ScalarExpr::of(*v);
   if (auto* ix = as_index(r); ix && ix->is_scalar()) return ix->rest;
-  nki_error("err_invalid_index", std::string("slice ") + what + " must be an integer or a loop index expression, got " +
+  nki_error("invalid_index", std::string("slice ") + what + " must be an integer or a loop index expression, got " +
                                      (r ? r->repr() : std::string("None")));
 }
 
@@ -59,7 +59,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
     }
   }
   if (keys.size() > r)
-    nki_error("err_too_many_indices", "too many indices for tensor '" + tname + "': tensor has " +
+    nki_error("too_many_indices", "too many indices for tensor '" + tname + "': tensor has " +
                                           std::to_string(r) + " dimensions but " +
                                           std::to_string(keys.size()) + " were indexed");
   std::vector<Idx> idx(keys.size());
@@ -94,13 +94,13 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       idx[j].indirect = tt;
       any_adv = true;
     } else if (dynamic_cast<PredObj*>(k.get())) {
-      nki_error("err_invalid_index", "a mask cannot be used as an index of '" + tname + "'",
+      nki_error("invalid_index", "a mask cannot be used as an index of '" + tname + "'",
                 "pass masks with mask=... to the API instead");
     } else if (py::is_none(k)) {
-      nki_error("err_unsupported_index", "None (new axis) is not supported when indexing tensor '" + tname + "'",
+      nki_error("unsupported_index", "None (new axis) is not supported when indexing tensor '" + tname + "'",
                 "use .expand_dims() or reshape the tensor");
     } else {
-      nki_error("err_invalid_index", "invalid index of type '" + k->type_name() + "' for tensor '" + tname + "'");
+      nki_error("invalid_index", "invalid index of type '" + k->type_name() + "' for tensor '" + tname + "'");
     }
   }
   if (any_adv && any_slice)
@@ -131,7 +131,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         if (!py::is_none(s->step)) {
           auto st = static_int(s->step);
           if (!st || *st <= 0)
-            nki_error("err_invalid_index", "slice step must be a positive compile-time integer");
+            nki_error("invalid_index", "slice step must be a positive compile-time integer");
           step = *st;
         }
         bool has_lo = !py::is_none(s->lower), has_hi = !py::is_none(s->upper);
@@ -141,7 +141,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         if (hi.is_constant() && hi.constant < 0 && has_hi) hi.constant += size;
         ir::ScalarExpr diff = ir::sub(hi, lo);
         if (!diff.is_constant())
-          nki_error("err_invalid_index",
+          nki_error("invalid_index",
                     "the size of a slice of '" + tname + "' must be a compile-time constant (stop - start)",
                     "write slices as a[i*128:(i+1)*128] or nl.ds(i*128, 128)");
         if (lo.is_constant() && (lo.constant < 0 || lo.constant > size))
@@ -155,7 +155,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
                     "keep slices within the tensor shape; use masks for ragged tiles");
         int64_t extent = diff.constant;
         if (extent <= 0)
-          nki_error("err_invalid_index", "empty slice of tensor '" + tname + "'");
+          nki_error("invalid_index", "empty slice of tensor '" + tname + "'");
         len = (extent + step - 1) / step;
         start = lo;
       }
@@ -180,7 +180,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
     if (!s) continue;
     auto b = broadcast_shapes(grid, *s);
     if (!b)
-      nki_error("err_invalid_index", "index expressions of '" + tname + "' cannot be broadcast together: " +
+      nki_error("invalid_index", "index expressions of '" + tname + "' cannot be broadcast together: " +
                                          shape_str(grid) + " and " + shape_str(*s));
     grid = *b;
   }
@@ -203,20 +203,6 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
           if (ix.shape[a] == grid[ga]) out.coef[d][ga] += A.coef[d][j] * ix.coef[a];
         }
       }
-      // Static range check of constant-only advanced indices.
-      if (ix.rest.is_constant()) {
-        int64_t lo = ix.rest.constant, hi = ix.rest.constant;
-        for (size_t a = 0; a < ir_; ++a) {
-          int64_t span = ix.coef[a] * (ix.shape[a] - 1);
-          if (span < 0) lo += span; else hi += span;
-        }
-        if (lo < 0 || hi >= A.shape[j])
-          nki_error("err_tensor_access_out_of_bound",
-                    "index range [" + std::to_string(lo) + ", " + std::to_string(hi) +
-                        "] is out of bound for dimension " + std::to_string(j) + " of size " +
-                        std::to_string(A.shape[j]) + " of tensor '" + tname + "'",
-                    "shrink the index expression or add a mask");
-      }
     } else {  // Indirect
       if (j != 0)
         nki_error("err_indirect_indices_free_dim",
@@ -224,10 +210,18 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
                   "not on dimension " + std::to_string(j) + " of '" + tname + "'",
                   "index free dimensions with nl.arange / slices");
       if (out.indirect)
-        nki_error("err_unsupported_index", "only one indirect index per access is supported");
+        nki_error("unsupported_index", "only one indirect index per access is supported");
       const TensorObj& it = *x.indirect;
+      // The index tile holds one row index per partition: an index expression that also spans
+      // free positions (e.g. built from nl.mgrid) would index along a free dimension.
+      for (size_t d = 1; d < it.shape().size(); ++d)
+        if (it.shape()[d] != 1)
+          nki_error("err_indirect_indices_free_dim",
+                    "the indirect index of '" + tname + "' has shape " + shape_str(it.shape()) +
+                        ": indirect indices must hold one index per partition ([P, 1])",
+                    "build the companion indices with nl.arange (not nl.mgrid), e.g. ids[nl.arange(P)[:, None], 0]");
       if (!dtype_is_int(it.dtype()))
-        nki_error("err_invalid_index", "indirect index tile must have an integer dtype, got " +
+        nki_error("invalid_index", "indirect index tile must have an integer dtype, got " +
                                            std::string(dtype_name(it.dtype())));
       if (!ir::is_on_chip(it.buffer()))
         nki_error("err_unsupported_memory", "indirect index tile must be in SBUF",
@@ -236,11 +230,11 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       for (size_t d = 0; d < nt; ++d) {
         if (A.coef[d][j] != 0) {
           if (tdim >= 0 || A.coef[d][j] != 1)
-            nki_error("err_unsupported_index", "indirect indexing of a reshaped/strided view is not supported");
+            nki_error("unsupported_index", "indirect indexing of a reshaped/strided view is not supported");
           tdim = static_cast<int>(d);
         }
       }
-      if (tdim < 0) nki_error("err_unsupported_index", "indirect index on a broadcast dimension");
+      if (tdim < 0) nki_error("unsupported_index", "indirect index on a broadcast dimension");
       ir::Indirect ind;
       ind.dim = tdim;
       std::vector<int64_t> bshape = shape;

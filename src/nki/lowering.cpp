@@ -32,7 +32,7 @@ std::optional<DType> opt_dtype(const Ref& r) {
 
 DType need_dtype(const Ref& r, const std::string& api, const std::string& arg) {
   if (auto d = opt_dtype(r)) return *d;
-  nki_error("err_unsupported_dtype", "'" + arg + "' of '" + api + "' must be an NKI dtype, got " +
+  nki_error("unsupported_dtype", "'" + arg + "' of '" + api + "' must be an NKI dtype, got " +
                                          (r ? r->repr() : std::string("nothing")),
             "use nl.float32, nl.bfloat16, nl.float16, nl.int32, ...");
 }
@@ -50,19 +50,19 @@ std::vector<int64_t> need_shape(py::Interp& in, const Ref& r, const std::string&
   std::vector<Ref> items;
   if (static_int(r)) items.push_back(r);
   else if (dynamic_cast<py::SeqObj*>(r.get())) items = r->iterate(in);
-  else nki_error("err_invalid_shape", "shape of '" + api + "' must be a tuple of integers, got " + r->repr());
+  else nki_error("invalid_shape", "shape of '" + api + "' must be a tuple of integers, got " + r->repr());
   std::vector<int64_t> shape;
   int pdim = -1;
   for (size_t i = 0; i < items.size(); ++i) {
     if (auto* pd = dynamic_cast<ParDimObj*>(items[i].get())) {
-      if (pdim >= 0) nki_error("err_invalid_shape", "a shape can have only one nl.par_dim");
+      if (pdim >= 0) nki_error("invalid_shape", "a shape can have only one nl.par_dim");
       pdim = static_cast<int>(i);
       shape.push_back(pd->size);
       continue;
     }
     auto v = static_int(items[i]);
-    if (!v) nki_error("err_invalid_shape", "shape entries of '" + api + "' must be compile-time integers, got " + items[i]->repr());
-    if (*v <= 0) nki_error("err_invalid_shape", "shape entries of '" + api + "' must be positive, got " + std::to_string(*v));
+    if (!v) nki_error("invalid_shape", "shape entries of '" + api + "' must be compile-time integers, got " + items[i]->repr());
+    if (*v <= 0) nki_error("invalid_shape", "shape entries of '" + api + "' must be positive, got " + std::to_string(*v));
     shape.push_back(*v);
   }
   if (partition_dim) *partition_dim = pdim < 0 ? 0 : pdim;
@@ -72,10 +72,10 @@ std::vector<int64_t> need_shape(py::Interp& in, const Ref& r, const std::string&
 TensorObj* need_tensor(const Ref& r, const std::string& api, const std::string& arg) {
   if (auto* t = as_tensor(r)) return t;
   if (auto* ix = as_index(r); ix && !ix->is_scalar())
-    nki_error("err_unsupported_index_operand",
+    nki_error("unsupported_index_operand",
               "operand '" + arg + "' of '" + api + "' is an index expression, not a tile",
               "materialise index values with nisa.iota(expr, dtype=...)");
-  nki_error("err_expected_tile", "operand '" + arg + "' of '" + api + "' must be a tile, got " +
+  nki_error("expected_tile", "operand '" + arg + "' of '" + api + "' must be a tile, got " +
                                      (r ? r->type_name() : std::string("None")));
 }
 
@@ -143,7 +143,7 @@ std::optional<ir::Mask> make_mask(Tracer& t, const Ref& mask, size_t rank) {
       m.terms.push_back(never);
       return m;
     }
-    nki_error("err_unsupported_expression_in_mask",
+    nki_error("unsupported_mask_expression",
               "mask must be a comparison of affine index expressions (nl.arange, loop indices, "
               "nl.program_id), got " + mask->type_name(),
               "e.g. mask=(i_p < n) with i_p = nl.arange(128)[:, None]");
@@ -152,7 +152,7 @@ std::optional<ir::Mask> make_mask(Tracer& t, const Ref& mask, size_t rank) {
   ir::Mask m;
   size_t mr = p->shape.size();
   if (mr > rank)
-    nki_error("err_unsupported_expression_in_mask", "mask has rank " + std::to_string(mr) +
+    nki_error("unsupported_mask_expression", "mask has rank " + std::to_string(mr) +
                                                         " but the instruction's tile has rank " + std::to_string(rank));
   for (const ir::Predicate& term : p->terms) {
     ir::Predicate q = term;
@@ -184,12 +184,12 @@ ir::Operand operand_for(const Ref& v, const std::vector<int64_t>& shape, const s
   if (auto n = py::as_number(v)) return ir::Operand::of_imm(*n);
   if (auto* ix = as_index(v)) {
     if (ix->is_scalar())
-      nki_error("err_unsupported_operand", "loop indices cannot be used as values in '" + api + "' yet",
+      nki_error("unsupported_operand", "loop indices cannot be used as values in '" + api + "' yet",
                 "materialise the index with nisa.iota(i, dtype=nl.int32)");
-    nki_error("err_unsupported_operand", "index expressions cannot be used as values in '" + api + "'",
+    nki_error("unsupported_operand", "index expressions cannot be used as values in '" + api + "'",
               "materialise the index with nisa.iota(expr, dtype=...)");
   }
-  nki_error("err_unsupported_operand", "operand '" + arg + "' of '" + api + "' must be a tile or a scalar, got " +
+  nki_error("unsupported_operand", "operand '" + arg + "' of '" + api + "' must be a tile or a scalar, got " +
                                            (v ? v->type_name() : std::string("None")));
 }
 
@@ -202,7 +202,7 @@ void check_writable(Tracer& t, const TensorObj& dst) {
               "or annotate the parameter with nt.mutable_tensor and return it");
   }
   if (d.role == ir::TensorRole::Constant)
-    nki_error("err_cannot_update_constant", "constant tensor '" + d.name + "' cannot be written");
+    nki_error("cannot_update_constant", "constant tensor '" + d.name + "' cannot be written");
 }
 
 static bool is_comparison(ir::Alu op) {
@@ -218,7 +218,7 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
   if (!ta && !tb) {
     if (as_index(a) || as_index(b))
       operand_for(as_index(a) ? a : b, {}, api, as_index(a) ? "x" : "y");
-    nki_error("err_expected_tile", "'" + api + "' needs at least one tile operand");
+    nki_error("expected_tile", "'" + api + "' needs at least one tile operand");
   }
   if (ta) require_on_chip(*ta, api, "x");
   if (tb) require_on_chip(*tb, api, "y");
@@ -232,11 +232,11 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
                       shape_str(ta->shape()) + ", y" + shape_str(tb->shape()) + ") of '" + api + "'",
                   "tile both operands over the same partitions, or broadcast explicitly with .broadcast_to");
       if (!s)
-        nki_error("err_shape_mismatch", "operands of '" + api + "' cannot be broadcast together: x" +
+        nki_error("shape_mismatch", "operands of '" + api + "' cannot be broadcast together: x" +
                                             shape_str(ta->shape()) + " and y" + shape_str(tb->shape()));
     }
     if (!allow_partition_broadcast && ta->shape()[0] != tb->shape()[0])
-      nki_error("err_operator_partition_broadcast",
+      nki_error("operator_partition_broadcast",
                 "operator '" + api + "' cannot broadcast along the partition dimension (x" +
                     shape_str(ta->shape()) + ", y" + shape_str(tb->shape()) + ")",
                 "use the nl function (e.g. nl.add(x, y)), which broadcasts partitions, or .broadcast_to");
@@ -309,18 +309,18 @@ Ref emit_reduce(Tracer& t, const std::string& api, const Ref& x, ir::Alu op, con
   int rank = static_cast<int>(shape.size());
   std::vector<int> axes;
   std::vector<Ref> items;
-  if (!axis || py::is_none(axis)) nki_error("err_missing_axis", "'" + api + "' requires axis=");
+  if (!axis || py::is_none(axis)) nki_error("missing_axis", "'" + api + "' requires axis=");
   if (static_int(axis)) items.push_back(axis);
   else items = axis->iterate(t);
   for (const Ref& r : items) {
     auto v = static_int(r);
-    if (!v) nki_error("err_invalid_axis", "axis of '" + api + "' must be integers");
+    if (!v) nki_error("invalid_axis", "axis of '" + api + "' must be integers");
     int a = static_cast<int>(*v < 0 ? *v + rank : *v);
     if (a < 0 || a >= rank)
-      nki_error("err_invalid_axis", "axis " + std::to_string(*v) + " is out of range for a tile of rank " +
+      nki_error("invalid_axis", "axis " + std::to_string(*v) + " is out of range for a tile of rank " +
                                         std::to_string(rank));
     if (a == 0)
-      nki_error("err_reduce_partition_axis",
+      nki_error("reduce_partition_axis",
                 "'" + api + "' cannot reduce along the partition dimension (axis 0)",
                 "reduce free axes only (axis=1...); for cross-partition sums use nisa.tensor_partition_reduce or a matmul with a ones vector");
     if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
@@ -386,7 +386,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
       bool same_shape = v->shape() == dshape;
       if (!accumulate && same_shape && prod->op != ir::Opcode::Custom) {
         prod->dst = dst.view;
-        t.note_write(*prod);
+        t.note_write(*prod, false);
         v->producer = -1;
         return;
       }
@@ -394,7 +394,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
           dst.buffer() == ir::Buffer::Psum) {
         prod->dst = dst.view;
         prod->accumulate = true;
-        t.note_write(*prod);
+        t.note_write(*prod, true);
         v->producer = -1;
         return;
       }
@@ -419,7 +419,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
       in.engine = (dst_hbm || src_hbm) ? ir::Engine::Dma : ir::Engine::Vector;
       in.srcs.push_back(ir::Operand::of(broadcast_access(v->view, dshape)));
     }
-    t.emit(std::move(in));
+    t.emit(std::move(in), accumulate.has_value());
     return;
   }
   if (auto n = py::as_number(value)) {
@@ -438,15 +438,15 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
       in.engine = ir::is_hbm(dst.buffer()) ? ir::Engine::Dma : ir::Engine::Vector;
       in.srcs.push_back(ir::Operand::of_imm(*n));
     }
-    t.emit(std::move(in));
+    t.emit(std::move(in), accumulate.has_value());
     return;
   }
   if (auto* ix = as_index(value)) {
     (void)ix;
-    nki_error("err_unsupported_operand", "an index expression cannot be stored directly",
+    nki_error("unsupported_operand", "an index expression cannot be stored directly",
               "materialise it with nisa.iota(expr, dtype=...) first");
   }
-  nki_error("err_unsupported_operand", "cannot assign a value of type '" +
+  nki_error("unsupported_operand", "cannot assign a value of type '" +
                                            (value ? value->type_name() : std::string("None")) + "' into a tensor");
 }
 

@@ -123,7 +123,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
       for (size_t k = 0; full && k < fa.offset.size(); ++k)
         if (!ir::equal(self->view.offset[k], fa.offset[k]) || self->view.coef[k] != fa.coef[k]) full = false;
       if (!full)
-        nki_error("err_unsupported_reshape", "." + name + "() is only supported on a whole tensor, not on a view of '" + d.name + "'");
+        nki_error("unsupported_reshape", "." + name + "() is only supported on a whole tensor, not on a view of '" + d.name + "'");
       std::vector<int64_t> shape = d.shape;
       DType dt = d.dtype;
       if (name == "reshape") {
@@ -131,17 +131,17 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
         if (a.pos.empty()) s = a.take("shape");
         shape = need_shape(in, s, "reshape");
         if (ir::element_count(shape) != ir::element_count(d.shape))
-          nki_error("err_invalid_reshape", "cannot reshape tensor '" + d.name + "' of shape " + shape_str(d.shape) +
+          nki_error("invalid_reshape", "cannot reshape tensor '" + d.name + "' of shape " + shape_str(d.shape) +
                                                " into shape " + shape_str(shape) + " (element counts differ)");
       } else {
-        if (a.pos.empty()) nki_error("err_invalid_view", ".view() needs a dtype");
+        if (a.pos.empty()) nki_error("invalid_view", ".view() needs a dtype");
         dt = need_dtype(a.pos[0], "view", "dtype");
         if (dtype_size(dt) != dtype_size(d.dtype))
-          nki_error("err_invalid_view", ".view() between dtypes of different sizes is not supported (" +
+          nki_error("invalid_view", ".view() between dtypes of different sizes is not supported (" +
                                             std::string(dtype_name(d.dtype)) + " -> " + dtype_name(dt) + ")");
       }
       if (!ir::is_hbm(d.buffer) && name == "reshape" && shape.front() != d.shape.front())
-        nki_error("err_invalid_reshape", "reshaping an on-chip tile must keep its partition dimension");
+        nki_error("invalid_reshape", "reshaping an on-chip tile must keep its partition dimension");
       auto v = t.new_tensor(shape, dt, d.buffer, d.name, 0);
       ir::TensorDecl& nd = t.kernel().tensors[v->view.tensor];
       nd.alias_of = t.storage_of(self->view.tensor);
@@ -161,7 +161,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
       std::vector<int64_t> shape = need_shape(in, s, "broadcast_to");
       auto b = broadcast_shapes(self->shape(), shape);
       if (!b || *b != shape)
-        nki_error("err_invalid_broadcast", "cannot broadcast a tile of shape " + shape_str(self->shape()) +
+        nki_error("invalid_broadcast", "cannot broadcast a tile of shape " + shape_str(self->shape()) +
                                                " to " + shape_str(shape));
       if (shape == self->shape()) return self;
       require_on_chip(*self, "broadcast_to", "src");
@@ -179,11 +179,11 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
   if (name == "expand_dims") {
     return method([self, &t](py::Interp&, py::CallArgs& a) -> Ref {
       auto ax = static_int(a.take("axis", 0));
-      if (!ax) nki_error("err_invalid_axis", "expand_dims needs an integer axis");
+      if (!ax) nki_error("invalid_axis", "expand_dims needs an integer axis");
       int64_t rank = static_cast<int64_t>(self->shape().size());
       int64_t axis = *ax < 0 ? *ax + rank + 1 : *ax;
       if (axis <= 0 || axis > rank)
-        nki_error("err_invalid_axis", "expand_dims supports new axes after the partition dimension only");
+        nki_error("invalid_axis", "expand_dims supports new axes after the partition dimension only");
       ir::Access v = self->view;
       v.shape.insert(v.shape.begin() + axis, 1);
       for (auto& col : v.coef) col.insert(col.begin() + axis, 0);
@@ -204,7 +204,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
     return method([self, &t](py::Interp&, py::CallArgs& a) -> Ref {
       auto op = static_cast<Operator>(*py::as_int(a.pos[0]));
       auto alu = alu_for(op);
-      if (!alu) nki_error("err_unsupported_operator", "unsupported in-place operator on a tensor");
+      if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
       if (ir::is_hbm(self->buffer()))
         nki_error("err_unsupported_memory", "in-place arithmetic on an HBM tensor is not supported",
                   "load it into SBUF, update the tile, then nl.store it");
@@ -216,7 +216,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
     return method([self, &t](py::Interp& in, py::CallArgs& a) -> Ref {
       auto op = static_cast<Operator>(*py::as_int(a.pos[1]));
       auto alu = alu_for(op);
-      if (!alu) nki_error("err_unsupported_operator", "unsupported in-place operator on a tensor");
+      if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
       TensorObj dst = *self;
       dst.view = index_view(t, *self, a.pos[0]);
       (void)in;
@@ -237,10 +237,10 @@ void TensorObj::setitem(py::Interp&, const Ref& key, Ref value) {
 
 Ref TensorObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) {
   if (op == Operator::MatMult)
-    nki_error("err_unsupported_operator", "the @ operator is not supported on tiles",
+    nki_error("unsupported_operator", "the @ operator is not supported on tiles",
               "use nl.matmul(x, y, transpose_x=...) or nisa.nc_matmul(stationary, moving)");
   if (op == Operator::FloorDiv)
-    nki_error("err_unsupported_operator", "the // operator is not supported on tiles",
+    nki_error("unsupported_operator", "the // operator is not supported on tiles",
               "use nl.divide followed by nl.floor");
   auto alu = alu_for(op);
   if (!alu) return nullptr;
@@ -274,7 +274,7 @@ Ref TensorObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) 
 }
 
 bool TensorObj::truthy(py::Interp&) {
-  if (from_compare || ir::element_count(view.shape) == 1)
+  if (ir::element_count(view.shape) == 1)
     nki_error("err_dynamic_control_flow_not_supported",
               "control flow that depends on tensor values is not supported",
               "compute both results and select with nl.where, or use a mask");
@@ -284,7 +284,7 @@ bool TensorObj::truthy(py::Interp&) {
 }
 
 std::vector<Ref> TensorObj::iterate(py::Interp&) {
-  nki_error("err_tensor_not_iterable", "a tensor cannot be iterated in Python",
+  nki_error("tensor_not_iterable", "a tensor cannot be iterated in Python",
             "loop with nl.affine_range over tile indices");
 }
 
@@ -300,7 +300,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   auto o = to_index(tracer, other);
   if (!o) {
     if (py::as_number(other) && (op == Operator::Mult || op == Operator::Add || op == Operator::Sub))
-      nki_error("err_non_integer_index", "index expressions only support integer arithmetic",
+      nki_error("non_integer_index", "index expressions only support integer arithmetic",
                 "use integer constants with loop indices and nl.arange values");
     return nullptr;
   }
@@ -311,7 +311,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   res->is_arange = a.is_arange || b.is_arange;
   if (op == Operator::Add || op == Operator::Sub) {
     auto s = broadcast_shapes(a.shape, b.shape);
-    if (!s) nki_error("err_invalid_index", "index expressions of shapes " + shape_str(a.shape) + " and " +
+    if (!s) nki_error("invalid_index", "index expressions of shapes " + shape_str(a.shape) + " and " +
                                                shape_str(b.shape) + " cannot be broadcast together");
     res->shape = *s;
     res->coef.assign(s->size(), 0);
@@ -327,7 +327,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   bool b_const = b.is_scalar() && b.rest.is_constant();
   if (op == Operator::Mult) {
     if (!a_const && !b_const)
-      nki_error("err_non_affine_index", "the product of two index expressions is not affine",
+      nki_error("non_affine_index", "the product of two index expressions is not affine",
                 "multiply loop indices and nl.arange values by integer constants only");
     const IndexObj& v = a_const ? b : a;
     int64_t c = a_const ? a.rest.constant : b.rest.constant;
@@ -340,11 +340,11 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   }
   if (op == Operator::FloorDiv || op == Operator::Mod) {
     if (!b_const)
-      nki_error("err_non_affine_index", "index expressions can only be divided by integer constants");
+      nki_error("non_affine_index", "index expressions can only be divided by integer constants");
     int64_t c = b.rest.constant;
-    if (c <= 0) nki_error("err_non_affine_index", "index division needs a positive constant divisor");
+    if (c <= 0) nki_error("non_affine_index", "index division needs a positive constant divisor");
     if (!a.is_scalar())
-      nki_error("err_non_affine_index", std::string("the ") + (op == Operator::Mod ? "%" : "//") +
+      nki_error("non_affine_index", std::string("the ") + (op == Operator::Mod ? "%" : "//") +
                                             " of an nl.arange/nl.mgrid expression is not affine",
                 "split the index into two nl.arange axes instead");
     res->shape = {};
@@ -360,14 +360,14 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
     res->rest = ir::atom_expr(tracer->new_atom(at));
     return res;
   }
-  nki_error("err_non_affine_index", "unsupported operator on an index expression");
+  nki_error("non_affine_index", "unsupported operator on an index expression");
 }
 
 Ref IndexObj::unaryop(py::Interp& in, py::UnaryOpKind op) {
   if (op == py::UnaryOpKind::USub) return binop(in, Operator::Mult, py::make_int(-1), false);
   if (op == py::UnaryOpKind::UAdd) return shared_from_this();
   if (op == py::UnaryOpKind::Not) { truthy(in); return nullptr; }
-  nki_error("err_non_affine_index", "unsupported unary operator on an index expression");
+  nki_error("non_affine_index", "unsupported unary operator on an index expression");
 }
 
 Ref IndexObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) {
@@ -420,13 +420,13 @@ Ref IndexObj::getitem(py::Interp& in, const Ref& key) {
       res->shape.push_back(1);
       res->coef.push_back(0);
     } else if (auto* s = cast<py::SliceObj>(k); s && py::is_none(s->lower) && py::is_none(s->upper) && py::is_none(s->step)) {
-      if (src >= shape.size()) nki_error("err_invalid_index", "too many indices for an index expression");
+      if (src >= shape.size()) nki_error("invalid_index", "too many indices for an index expression");
       res->shape.push_back(shape[src]);
       res->coef.push_back(coef[src]);
       ++src;
     } else {
       (void)in;
-      nki_error("err_invalid_index", "an index expression can only be lifted with [:, None] / [None, :]");
+      nki_error("invalid_index", "an index expression can only be lifted with [:, None] / [None, :]");
     }
   }
   for (; src < shape.size(); ++src) {
@@ -458,10 +458,10 @@ Ref PredObj::binop(py::Interp&, Operator op, const Ref& other, bool) {
   }
   if (!o) return nullptr;
   if (op != Operator::BitAnd)
-    nki_error("err_unsupported_expression_in_mask", "masks can only be combined with &",
+    nki_error("unsupported_mask_expression", "masks can only be combined with &",
               "split the instruction, or express the condition as one comparison");
   auto s = broadcast_shapes(shape, o->shape);
-  if (!s) nki_error("err_unsupported_expression_in_mask", "mask terms of shapes " + shape_str(shape) + " and " +
+  if (!s) nki_error("unsupported_mask_expression", "mask terms of shapes " + shape_str(shape) + " and " +
                                                               shape_str(o->shape) + " cannot be combined");
   auto res = std::make_shared<PredObj>();
   res->tracer = tracer;
@@ -477,6 +477,11 @@ Ref PredObj::binop(py::Interp&, Operator op, const Ref& other, bool) {
     }
   }
   return res;
+}
+
+void PredObj::setitem(py::Interp&, const Ref&, Ref) {
+  nki_error("err_cannot_assign_to_index", "'mask' tensor does not support item assignment",
+            "materialise the values with nisa.iota / nl.where into a tile and assign into that tile");
 }
 
 bool PredObj::truthy(py::Interp&) {
@@ -501,7 +506,7 @@ Ref MgridObj::getattr(py::Interp& in, const std::string& name) {
   static const char* names[] = {"p", "x", "y", "z"};
   for (size_t i = 0; i < 4; ++i) {
     if (name == names[i]) {
-      if (i >= components.size()) nki_error("err_invalid_index", "mgrid has no component '" + name + "'");
+      if (i >= components.size()) nki_error("invalid_index", "mgrid has no component '" + name + "'");
       return components[i];
     }
   }
@@ -527,7 +532,7 @@ Ref DTypeObj::getattr(py::Interp& in, const std::string& name) {
 Ref DTypeObj::call(py::Interp&, py::CallArgs& a) {
   if (a.pos.empty()) return std::make_shared<TypedScalarObj>(0.0, dtype);
   auto v = py::as_number(a.pos[0]);
-  if (!v) nki_error("err_unsupported_operand", std::string(dtype_name(dtype)) + "() needs a number");
+  if (!v) nki_error("unsupported_operand", std::string(dtype_name(dtype)) + "() needs a number");
   return std::make_shared<TypedScalarObj>(*v, dtype);
 }
 

@@ -5,6 +5,7 @@
 
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
+#include "nki/check_bounds.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -155,7 +156,7 @@ std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType 
                                               const std::string& name, int partition_dim) {
   if (ir::is_on_chip(buffer)) {
     if (shape.empty())
-      nki_error("err_invalid_shape", "on-chip tiles need at least one dimension (the partition dimension)");
+      nki_error("invalid_shape", "on-chip tiles need at least one dimension (the partition dimension)");
     int64_t p = shape[partition_dim];
     if (p > 128)
       nki_error("err_num_partition_exceed_arch_limit",
@@ -205,18 +206,35 @@ std::shared_ptr<TensorObj> Tracer::view_of(const ir::Access& a) {
   return t;
 }
 
-void Tracer::note_write(const ir::Instr& in) {
+void Tracer::note_write(const ir::Instr& in, bool accumulation) {
   int root = storage_of(in.dst.tensor);
-  ++write_counts_[root];
+  // Writes inside a loop that never runs do not count (err_tensor_output_not_written_to).
+  bool runs = true;
+  for (const LoopCtx& l : loops_) runs = runs && l.trips > 0;
+  if (runs) ++write_counts_[root];
   // Loop-dependency rule for affine_range (err_unexpected_output_dependencies, spec §2.4 / C19):
   // a write to a tensor created outside an affine loop must be indexed by that loop's variable,
   // unless it accumulates (PSUM += matmul, `+=`, dst_rmw) into it.
-  bool accumulates = in.accumulate || in.rmw.has_value();
-  if (!accumulates) {
-    for (const ir::Operand& s : in.srcs)
-      if (!s.is_imm && storage_of(s.access.tensor) == root) accumulates = true;
-  }
+  bool accumulates = accumulation || in.accumulate || in.rmw.has_value();
   if (accumulates) return;
+  // Across SPMD instances (C19): a shared HBM tensor must be written at locations that depend on
+  // the program id, else every instance writes the same elements.
+  const ir::TensorDecl& rd = kernel_->tensors[root];
+  if (rd.buffer == ir::Buffer::SharedHbm && !in.dst.indirect) {
+    int64_t instances = 1;
+    for (int64_t g : opts_.grid) instances *= g;
+    if (instances > 1) {
+      bool by_pid = false;
+      for (size_t ax = 0; ax < program_atoms.size(); ++ax)
+        for (const ir::ScalarExpr& off : in.dst.offset)
+          if (expr_depends_on(off, program_atoms[ax])) by_pid = true;
+      if (!by_pid)
+        nki_error("err_unexpected_output_dependencies",
+                  "Unexpected output dependencies: every SPMD instance of the launch grid writes the same "
+                  "locations of shared tensor '" + rd.name + "'",
+                  "index the destination with nl.program_id(...) so each instance writes its own part");
+    }
+  }
   const std::vector<int>& created_in = tensor_loops[in.dst.tensor];
   for (const LoopCtx& l : loops_) {
     if (l.kind != ir::LoopKind::Affine) continue;
@@ -237,12 +255,12 @@ void Tracer::note_write(const ir::Instr& in) {
   }
 }
 
-int64_t Tracer::emit(ir::Instr instr) {
+int64_t Tracer::emit(ir::Instr instr, bool accumulation) {
   if (!instr.loc.valid()) instr.loc = current_loc();
   if (!tracing_)
     nki_error("err_nki_api_outside_of_nki_kernel", "NKI API '" + instr.name + "' called outside of an NKI kernel",
               "call NKI APIs only inside a function decorated with @nki.jit");
-  note_write(instr);
+  note_write(instr, accumulation);
   std::vector<ir::Stmt>* block = blocks_.back();
   block->push_back(ir::Stmt{std::move(instr)});
   last_serial_ = ++instr_serial_;
@@ -300,7 +318,7 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   size_t watermark = kernel_->tensors.size();
   std::vector<ir::Stmt> body;
   blocks_.push_back(&body);
-  loops_.push_back({loop.id, loop.atom, kind});
+  loops_.push_back({loop.id, loop.atom, kind, loop.trip_count()});
   py::Flow f;
   try {
     f = exec_block(stmt.body);
@@ -312,10 +330,10 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   blocks_.pop_back();
   loops_.pop_back();
   if (f == py::Flow::Break || f == py::Flow::Continue)
-    nki_error("err_unsupported_control_flow", "break/continue are not supported in NKI device loops",
+    nki_error("unsupported_control_flow", "break/continue are not supported in NKI device loops",
               "use masks or nl.static_range for unrolled loops");
   if (f == py::Flow::Return)
-    nki_error("err_unsupported_control_flow", "return inside an NKI device loop is not supported");
+    nki_error("unsupported_control_flow", "return inside an NKI device loop is not supported");
   loop.body = std::move(body);
   blocks_.back()->push_back(ir::Stmt{std::move(loop)});
   last_serial_ = -1;
@@ -343,7 +361,7 @@ py::Flow Tracer::trace_if(const py::If& stmt, const std::vector<ir::Predicate>& 
     }
     blocks_.pop_back();
     if (f != py::Flow::Normal)
-      nki_error("err_unsupported_control_flow",
+      nki_error("unsupported_control_flow",
                 "break/continue/return inside an if on a loop index is not supported");
     poison_scope(watermark);
   };
@@ -392,6 +410,13 @@ void Tracer::run(const py::Module& module) {
     if (kernels.empty())
       throw IoError("no @nki.jit kernel found in " + file()->path() + " (use --kernel NAME)");
     if (kernels.size() > 1) {
+      // @nki.trace marks sub-kernels; prefer the single entry point decorated otherwise.
+      std::vector<std::pair<std::string, std::shared_ptr<KernelObj>>> entry;
+      for (auto& k : kernels)
+        if (k.second->decorator != "trace") entry.push_back(k);
+      if (entry.size() == 1) kernels = entry;
+    }
+    if (kernels.size() > 1) {
       std::string names;
       for (auto& [n, k] : kernels) names += (names.empty() ? "" : ", ") + n;
       throw IoError("several kernels in " + file()->path() + " (" + names + "): choose one with --kernel NAME");
@@ -399,6 +424,7 @@ void Tracer::run(const py::Module& module) {
     fn = kernels[0].second->fn;
   }
   kernel_->name = fn->name;
+  if (fn->def) kernel_def_loc_ = fn->def->span.begin;
   kernel_->grid = opts_.grid;
   program_ids_grid = opts_.grid;
 
@@ -454,7 +480,7 @@ void Tracer::run(const py::Module& module) {
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     auto* t = as_tensor(outs[i]);
-    if (!t) nki_error("err_unsupported_return", "kernel return values must be HBM tensors, got " + outs[i]->type_name());
+    if (!t) nki_error("unsupported_return", "kernel return values must be HBM tensors, got " + outs[i]->type_name());
     int id = t->view.tensor;
     ir::TensorDecl& d = kernel_->tensors[id];
     if (!ir::is_hbm(d.buffer))
@@ -472,6 +498,7 @@ void Tracer::run(const py::Module& module) {
 }
 
 void Tracer::finish_checks() {
+  check_static_bounds(*kernel_);
   // err_tensor_output_not_written_to (spec §2.6, C24), err_mutable_parameter_not_returned.
   for (int id : kernel_->outputs) {
     const ir::TensorDecl& d = kernel_->tensors[id];
@@ -489,7 +516,7 @@ void Tracer::finish_checks() {
         std::find(kernel_->outputs.begin(), kernel_->outputs.end(), id) == kernel_->outputs.end()) {
       throw DiagnosticError(make_diagnostic(Severity::Error, "err_mutable_parameter_not_returned",
                                             "mutable parameter '" + d.name + "' is updated but not returned", file(),
-                                            d.loc, "return the mutated parameter from the kernel"));
+                                            last_return_loc(), "return the mutated parameter from the kernel"));
     }
   }
   if (kernel_->outputs.empty()) {
@@ -499,7 +526,7 @@ void Tracer::finish_checks() {
     if (!any) {
       throw DiagnosticError(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
                                             "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
-                                            file(), SourceLoc{}, "return the output tensors"));
+                                            file(), kernel_def_loc_, "return the output tensors"));
     }
   }
 }

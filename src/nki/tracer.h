@@ -69,14 +69,19 @@ class Tracer : public py::Interp {
   std::shared_ptr<TensorObj> view_of(const ir::Access& a);
   ir::Access full_access(int tensor) const;
   // Appends an instruction to the current block; returns its serial number.
-  int64_t emit(ir::Instr instr);
+  // `accumulation`: the instruction is an associative update (`+=`, PSUM accumulation), which
+  // the affine_range dependency rule allows.
+  int64_t emit(ir::Instr instr, bool accumulation = false);
   // The last emitted instruction if `serial` is still the last one of the current block.
   ir::Instr* retargetable(int64_t serial);
   ir::Atom& atom(int id) { return kernel_->atoms[id]; }
   int new_atom(ir::Atom a);
   // The root storage tensor of `t` (follows alias_of).
   int storage_of(int tensor) const;
-  void note_write(const ir::Instr& in);
+  void note_write(const ir::Instr& in, bool accumulation);
+  // The kernel uses direct allocation (ncc.sbuf/psum.alloc/mod_alloc), which adds rules
+  // (spec §2.12, C27).
+  bool direct_alloc = false;
   SourceLoc loc() const { return current_loc(); }
   void warn(const std::string& code, const std::string& message, const std::string& hint = {});
 
@@ -92,6 +97,7 @@ class Tracer : public py::Interp {
     int loop_id;
     int atom;
     ir::LoopKind kind;
+    int64_t trips;
   };
   const std::vector<LoopCtx>& loops() const { return loops_; }
   // Loops (ids) enclosing the creation of each tensor.
@@ -120,6 +126,7 @@ class Tracer : public py::Interp {
   int64_t last_serial_ = -1;
   std::vector<ir::Stmt>* last_block_ = nullptr;
   bool tracing_ = false;
+  SourceLoc kernel_def_loc_;
   std::vector<int> write_counts_;
   std::shared_ptr<py::ModuleObj> nki_mod_, nl_mod_, nisa_mod_, nt_mod_, ncc_mod_, np_mod_;
 
