@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "agent/replay_client.h"
+#include "agent/task_episode.h"
 #include "base/diagnostic.h"
 
 namespace nki::agent {
@@ -40,6 +41,40 @@ std::string summary_line(const SolveOptions& o, const std::string& model, const 
   line << " cost=$" << r.usage.cost_usd << (r.usage.price_known ? "" : "(unpriced)");
   line << " out=" << fs::path(s.result_path).parent_path().string();
   return line.str();
+}
+
+// The replay client or the live one. A replay without --mode takes the recorded mode, and
+// without --model it reports the recorded model.
+std::unique_ptr<ModelClient> open_client(SolveOptions& o, const SolveDeps& deps,
+                                         const std::string& prompts_dir, std::string& model_label) {
+  model_label = o.model_spec;
+  if (!o.replay_path.empty()) {
+    auto replay = ReplayClient::from_transcript(o.replay_path);
+    if (model_label.empty()) model_label = replay->recorded_model();
+    if (!o.mode_given && !replay->recorded_mode().empty()) o.mode = mode_from_name(replay->recorded_mode());
+    return replay;
+  }
+  ClientOptions co;
+  co.model_spec = o.model_spec;
+  co.base_url = o.base_url;
+  co.timeout_s = o.timeout_s;
+  co.max_tokens = o.max_tokens;
+  co.temperature = o.temperature;
+  co.prices = std::make_shared<const PriceTable>(
+      PriceTable::load(resolve_price_table_path(o.prices_path, prompts_dir)));
+  return deps.make_client ? deps.make_client(co) : make_model_client(co);
+}
+
+void write_result_json(const SolveOptions& o, const std::string& model_label, const SolveOutcome& s) {
+  nlohmann::ordered_json rj = {
+      {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)},
+      {"replay", o.replay_path}, {"verdict", verdict_name(s.result.verdict)},
+      {"passed", s.result.verdict == Verdict::Pass}, {"stop_reason", s.result.stop_reason},
+      {"turns", s.result.turns}, {"tool_calls", s.result.tool_calls}, {"error", s.result.error},
+      {"check", tool_result_to_json(s.result.final_check)},
+      {"usage", usage_to_json(s.result.usage)}, {"kernel", s.kernel_path},
+      {"transcript", s.transcript_path}};
+  write_file(s.result_path, rj.dump(2) + "\n");
 }
 
 }  // namespace
@@ -129,25 +164,10 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
   std::string prompts_dir = resolve_prompts_dir(o.prompts_dir);
   TaskInfo task = deps.load_task(o.task_id);
 
-  std::unique_ptr<ModelClient> client;
-  std::string model_label = o.model_spec;
-  if (!o.replay_path.empty()) {
-    auto replay = ReplayClient::from_transcript(o.replay_path);
-    if (model_label.empty()) model_label = replay->recorded_model();
-    if (!o.mode_given && !replay->recorded_mode().empty()) o.mode = mode_from_name(replay->recorded_mode());
-    client = std::move(replay);
-  } else {
-    ClientOptions co;
-    co.model_spec = o.model_spec;
-    co.base_url = o.base_url;
-    co.timeout_s = o.timeout_s;
-    co.max_tokens = o.max_tokens;
-    co.temperature = o.temperature;
-    std::string prices = resolve_price_table_path(o.prices_path, prompts_dir);
-    co.prices = std::make_shared<const PriceTable>(PriceTable::load(prices));
-    client = deps.make_client ? deps.make_client(co) : make_model_client(co);
-  }
-  EpisodePrompts prompts = build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
+  std::string model_label;
+  std::unique_ptr<ModelClient> client = open_client(o, deps, prompts_dir, model_label);
+  // Render the prompts now so a broken prompt file fails before the tools are built.
+  build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
   std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id);
 
   fs::path out = o.out_dir.empty() ? fs::path("runs") / o.task_id : fs::path(o.out_dir);
@@ -162,30 +182,21 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
       fs::equivalent(o.replay_path, s.transcript_path, ec))
     throw IoError("refusing to overwrite the transcript being replayed; choose another --out");
 
-  EpisodeConfig cfg;
-  cfg.mode = o.mode;
-  cfg.max_turns = o.max_turns;
-  cfg.max_cost_usd = o.max_cost_usd;
-  cfg.max_wall_s = o.max_wall_s;
-  cfg.task_id = o.task_id;
-  cfg.model_label = model_label;
-  {
-    TranscriptWriter writer(s.transcript_path);
-    s.result = run_episode(cfg, prompts, *client, *tools, &writer);
-  }
+  TaskEpisode episode;
+  episode.task = task;
+  episode.mode = o.mode;
+  episode.max_turns = o.max_turns;
+  episode.prompts_dir = prompts_dir;
+  episode.transcript_path = s.transcript_path;
+  episode.max_cost_usd = o.max_cost_usd;
+  episode.max_wall_s = o.max_wall_s;
+  episode.model_label = model_label;
+  s.result = run_task_episode(episode, *client, *tools);
   if (!s.result.final_kernel.empty()) write_file(s.kernel_path, s.result.final_kernel);
   else s.kernel_path.clear();
   s.summary = summary_line(o, model_label, s);
 
-  nlohmann::ordered_json rj = {
-      {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)},
-      {"replay", o.replay_path}, {"verdict", verdict_name(s.result.verdict)},
-      {"passed", s.result.verdict == Verdict::Pass}, {"stop_reason", s.result.stop_reason},
-      {"turns", s.result.turns}, {"tool_calls", s.result.tool_calls}, {"error", s.result.error},
-      {"check", tool_result_to_json(s.result.final_check)},
-      {"usage", usage_to_json(s.result.usage)}, {"kernel", s.kernel_path},
-      {"transcript", s.transcript_path}};
-  write_file(s.result_path, rj.dump(2) + "\n");
+  write_result_json(o, model_label, s);
   return s;
 }
 

@@ -11,6 +11,7 @@
 #include "agent/anthropic_client.h"
 #include "agent/openai_client.h"
 #include "agent/replay_client.h"
+#include "agent/task_episode.h"
 #include "base/diagnostic.h"
 #include "fake_llm_server.h"
 #include "test_support.h"
@@ -324,6 +325,25 @@ TEST_F(AgentLoopTest, ReplayThatRunsOutIsAnApiErrorNotACrash) {
   EXPECT_EQ(r.stop_reason, "api_error");
   EXPECT_NE(r.error.find("exhausted"), std::string::npos);
   EXPECT_EQ(r.verdict, Verdict::ApiError);
+}
+
+TEST_F(AgentLoopTest, TaskEpisodeRendersPromptsAndWritesTheTranscript) {
+  ReplayClient client({tool_reply("1", "verify_kernel", kGoodKernel)}, "scripted");
+  TaskEpisode e;
+  e.task = add_task();
+  e.prompts_dir = std::string(NKI_SOURCE_DIR) + "/prompts";
+  e.transcript_path = (dir / "t.jsonl").string();
+  e.model_label = "openai:gpt-4o";
+  e.note = "unit test";
+  EpisodeResult r = run_task_episode(e, client, tools);
+  EXPECT_EQ(r.verdict, Verdict::Pass);
+  auto events = read_transcript(e.transcript_path).events;
+  EXPECT_EQ(events[0]["model"], "openai:gpt-4o");
+  EXPECT_EQ(events[0]["note"], "unit test");
+  EXPECT_NE(events[1]["new_messages"][0]["content"].get<std::string>().find("def kernel(a, b):"), std::string::npos);
+
+  e.prompts_dir = "/nonexistent";
+  EXPECT_THROW(run_task_episode(e, client, tools), IoError);
 }
 
 TEST(ReplayClientTest, BadFilesAreReplayErrors) {
