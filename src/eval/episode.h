@@ -83,7 +83,8 @@ struct EpisodeOutcome {
   double wall_seconds = 0.0;
   // Both correctness readings of the final kernel, recorded side by side: strict is the paper's
   // allclose(atol=rtol=1e-3) on every output, tolerance is the task's own per-dtype tolerance.
-  // verdict == Pass iff tolerance_pass.
+  // verdict == Pass iff tolerance_pass (the runner enforces it, and fills pass_turn for a pass
+  // that lacks one with turns_used).
   bool strict_pass = false;
   bool tolerance_pass = false;
   std::string final_kernel_path;  // empty when no kernel was produced

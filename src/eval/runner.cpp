@@ -64,6 +64,15 @@ class RunDirLock {
   int fd_ = -1;
 };
 
+// Makes the redundant fields of an outcome agree with its verdict, so the metrics never see a
+// "pass" without a pass turn or a tolerance pass on a failed episode.
+void normalise(EpisodeOutcome& o) {
+  o.tolerance_pass = o.verdict.passed();
+  if (!o.verdict.passed()) o.pass_turn.reset();
+  else if (!o.pass_turn) o.pass_turn = std::max(1, o.turns_used);
+  if (o.verdict.kind != VerdictKind::CompileError) o.verdict.code.clear();
+}
+
 EpisodeRequest make_request(const RunConfig& c, const fs::path& run_dir, const WorkItem& item) {
   std::string sample_name = "s" + std::to_string(item.sample);
   std::string task_dir = safe_file_name(item.task.id);
@@ -133,6 +142,7 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
         db.mark_started(item.task, item.sample);
         auto t0 = std::chrono::steady_clock::now();
         EpisodeOutcome out = fn(req);
+        normalise(out);
         if (out.wall_seconds <= 0)
           out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (out.transcript_path.empty()) out.transcript_path = req.transcript_path;
@@ -144,6 +154,9 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
       } catch (const std::exception& e) {
         ++crashed;
         progress.episode_crashed(what, e.what());
+      } catch (...) {
+        ++crashed;
+        progress.episode_crashed(what, "unknown exception");
       }
     }
   };

@@ -153,6 +153,36 @@ TEST(Runner, StopRequestFinishesInFlightAndStartsNothingNew) {
   EXPECT_EQ(rest.finished_total, 9);
 }
 
+TEST(Runner, NormalisesInconsistentOutcomes) {
+  auto root = make_temp_dir("runner");
+  write_fake_tasks(root + "/tasks", 1);
+  auto opt = quiet_options(root + "/tasks", root + "/run");
+  run_bench(opt, [](const EpisodeRequest& r) {
+    EpisodeOutcome o;
+    o.turns_used = 4;
+    if (r.level == 1) {
+      o.verdict = Verdict::pass();  // no pass_turn, tolerance_pass left false
+    } else {
+      o.verdict = Verdict::of(VerdictKind::Mismatch);
+      o.verdict.code = "stray";
+      o.pass_turn = 2;
+      o.tolerance_pass = true;
+    }
+    return o;
+  });
+  ResultsDb db(results_db_path(root + "/run"));
+  for (const auto& e : db.load_episodes()) {
+    if (e.task.level == 1) {
+      EXPECT_TRUE(e.outcome.tolerance_pass);
+      EXPECT_EQ(e.outcome.pass_turn, 4);
+    } else {
+      EXPECT_FALSE(e.outcome.tolerance_pass);
+      EXPECT_FALSE(e.outcome.pass_turn.has_value());
+      EXPECT_EQ(e.outcome.verdict.code, "");
+    }
+  }
+}
+
 TEST(Runner, ShardRunsOnlyItsSlice) {
   auto root = make_temp_dir("runner");
   write_fake_tasks(root + "/tasks", 3);  // 9 tasks
