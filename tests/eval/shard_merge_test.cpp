@@ -4,10 +4,12 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "eval/metrics.h"
 #include "eval/results_db.h"
 #include "eval/runner.h"
+#include "eval/task_list.h"
 #include "eval_test_support.h"
 
 namespace nki::eval {
@@ -82,6 +84,23 @@ TEST(ShardMerge, DuplicatesAreDetected) {
   auto s = merge_runs(f.root + "/m2", {f.root + "/a", f.root + "/a"}, {/*keep_first=*/true});
   EXPECT_EQ(s.duplicates_skipped, s.merged);
   EXPECT_FALSE(s.warnings.empty());  // shard 1/2 missing, and coverage incomplete
+}
+
+TEST(ShardMerge, MergedRunCanBeCompletedByAnUnshardedBench) {
+  Fixture f;
+  EpisodeFn fn = [](const EpisodeRequest& r) { return fake_outcome(r); };
+  run_bench(f.options("s0", {0, 2}), fn);  // shard 1/2 never ran (say its array task died)
+  auto summary = merge_runs(f.root + "/m", {f.root + "/s0"});
+  EXPECT_EQ(summary.merged, 14);
+  std::set<EpisodeKey> ran;
+  auto s = run_bench(f.options("m"), [&](const EpisodeRequest& r) {
+    ran.insert({r.task_id, r.sample});
+    return fake_outcome(r);
+  });
+  EXPECT_EQ(s.ran, 13);
+  EXPECT_EQ(s.finished_total, 27);
+  for (const auto& w : expand_work(load_subset(f.tasks, "mini"), 3, {1, 2}))
+    EXPECT_EQ(ran.count({w.task.id, w.sample}), 1u) << w.task.id;
 }
 
 TEST(ShardMerge, ConfigMismatchIsRefused) {
