@@ -22,6 +22,6 @@ Module parse_module_text(std::string_view text, std::string path = "<string>");
 
 // Limits that turn pathological input into a syntax error instead of a stack overflow.
 inline constexpr int kMaxParseNesting = 1000;     // nested expressions/blocks (stack frames)
-inline constexpr int kMaxTreeDepth = 20000;       // AST depth, incl. long `a+b+...` chains
+inline constexpr int kMaxTreeDepth = 3000;  // AST depth, incl. long `a+b+...` chains
 
 }  // namespace nki::py
