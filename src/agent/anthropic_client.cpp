@@ -123,7 +123,9 @@ ModelReply AnthropicClient::complete(const Conversation& conv) {
   req.headers.emplace_back("Content-Type", "application/json");
   req.headers.emplace_back("anthropic-version", kAnthropicVersion);
   if (!config_.api_key.empty()) req.headers.emplace_back("x-api-key", config_.api_key);
-  req.body = anthropic_wire::build_request(config_, conv).dump();
+  // Replace invalid UTF-8 (e.g. bytes echoed by a tool) instead of failing the request.
+  req.body = anthropic_wire::build_request(config_, conv)
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 
   PostOutcome out = post_with_retry(req, config_.retry, "anthropic");
   raise_for_status("anthropic", config_.model, req.url, out.result, "ANTHROPIC_API_KEY");

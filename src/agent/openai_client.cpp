@@ -138,7 +138,9 @@ ModelReply OpenAIClient::complete(const Conversation& conv) {
   req.timeout_s = config_.timeout_s;
   req.headers.emplace_back("Content-Type", "application/json");
   if (!config_.api_key.empty()) req.headers.emplace_back("Authorization", "Bearer " + config_.api_key);
-  req.body = openai_wire::build_request(config_, conv).dump();
+  // Replace invalid UTF-8 (e.g. bytes echoed by a tool) instead of failing the request.
+  req.body = openai_wire::build_request(config_, conv)
+                 .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 
   PostOutcome out = post_with_retry(req, config_.retry, "openai");
   raise_for_status("openai", config_.model, req.url, out.result, "OPENAI_API_KEY");

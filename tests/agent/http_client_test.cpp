@@ -104,6 +104,16 @@ TEST_F(HttpClientTest, AnthropicToolUseRoundTripSendsVersionAndKeyHeaders) {
   EXPECT_EQ(body["max_tokens"], 8192);
 }
 
+TEST_F(HttpClientTest, InvalidUtf8InTheConversationIsReplacedNotFatal) {
+  server.push(ok(openai_text_body("fine")));
+  OpenAIClient client(fast_config(server.base_url()));
+  Conversation conv = simple_conversation();
+  conv.messages.push_back({Role::User, "tool echoed \xff\xfe bytes", {}, "", "", false});
+  EXPECT_EQ(client.complete(conv).message.content, "fine");
+  auto body = nlohmann::json::parse(server.requests()[0].body);
+  EXPECT_NE(body["messages"][2]["content"].get<std::string>().find("\xEF\xBF\xBD"), std::string::npos);
+}
+
 TEST_F(HttpClientTest, RateLimitThenSuccessHonoursRetryAfterUpToTheCap) {
   // Retry-After asks for 100 s; the test policy caps it at 0.05 s.
   server.push(status(429, R"({"error":{"message":"slow down"}})", {{"Retry-After", "100"}}));
