@@ -73,7 +73,6 @@ class Lexer {
   bool line_has_tokens_ = false;  // a token was produced on the current logical line
   int pending_dedents_ = 0;
   bool pending_indent_ = false;
-  bool eof_done_ = false;
   std::vector<int> indents_{0};     // indentation columns (tabs to multiples of 8)
   std::vector<int> alt_indents_{0};  // same with tabs counted as 1 column (consistency check)
   std::vector<OpenBracket> brackets_;

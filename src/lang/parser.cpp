@@ -80,7 +80,6 @@ void Parser::invalid_syntax() {
   const Token& t = peek();
   if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
   if (t.kind == Tok::Dedent) error(t.begin, "unindent does not match any outer indentation level");
-  if (t.kind == Tok::EndMarker && in_fstring_) error(t.begin, "invalid syntax");
   error(t.begin, "invalid syntax");
 }
 

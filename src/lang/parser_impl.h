@@ -146,7 +146,6 @@ class Parser {
   int tree_depth_ = 0;
   int speculating_ = 0;
   bool in_fstring_ = false;
-  int fstring_nesting_ = 0;  // set for sub-parsers of f-string fields
 
  public:
   void set_in_fstring() { in_fstring_ = true; }

@@ -174,7 +174,12 @@ TEST(Differential, GeneratedModulesAgreeWithCPython) {
   if (!have_python()) GTEST_SKIP() << "python3 (3.11) not available";
   fs::path tmp = temp_dir("gen");
   std::vector<std::string> files;
-  for (uint32_t seed = 1; seed <= 400; ++seed) {
+  // NKI_PYAST_GEN_FIRST / NKI_PYAST_GEN_COUNT override the seed range for local soak runs.
+  const char* first_env = std::getenv("NKI_PYAST_GEN_FIRST");
+  const char* count_env = std::getenv("NKI_PYAST_GEN_COUNT");
+  uint32_t first = first_env ? static_cast<uint32_t>(std::atoi(first_env)) : 1;
+  uint32_t count = count_env ? static_cast<uint32_t>(std::atoi(count_env)) : 400;
+  for (uint32_t seed = first; seed < first + count; ++seed) {
     testing::SnippetGenerator gen(seed);
     fs::path p = tmp / ("gen_" + std::to_string(seed) + ".py");
     std::ofstream(p) << gen.module();
