@@ -279,7 +279,10 @@ std::string link_target(const std::string& transcript, const fs::path& html_dir)
   if (transcript.empty()) return {};
   fs::path p = fs::absolute(transcript).lexically_normal();
   fs::path rel = p.lexically_relative(html_dir);
-  return (rel.empty() ? p : rel).generic_string();
+  std::string out = (rel.empty() ? p : rel).generic_string();
+  // A first segment like "javascript:x" would be read as a URL scheme; "./" keeps it a path.
+  if (out.find(':') < out.find('/')) out = "./" + out;
+  return out;
 }
 
 void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, const fs::path& html_dir) {

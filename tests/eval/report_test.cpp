@@ -122,9 +122,14 @@ TEST(Report, EscapesHostileStrings) {
   e.finished = true;
   e.outcome.verdict = Verdict::compile_error("err_<i>");
   e.outcome.transcript_path = "/tmp/a b#c.jsonl";
-  std::vector<RunMetrics> runs = {compute_metrics(c, {e}, "/tmp/run")};
+  StoredEpisode scheme = e;
+  scheme.sample = 1;
+  scheme.outcome.transcript_path = "javascript:alert(1)";  // relative to the run dir
+  std::vector<RunMetrics> runs = {compute_metrics(c, {e, scheme}, "/tmp")};
   assign_labels(runs);
   std::string html = render_html(runs, "/tmp/report.html");
+  EXPECT_EQ(html.find("href=\"javascript:"), std::string::npos);
+  EXPECT_NE(html.find("href=\"./javascript:alert(1)\""), std::string::npos);
   EXPECT_EQ(nesting_problem(html), "");
   EXPECT_EQ(html.find("t<b>"), std::string::npos);
   EXPECT_EQ(html.find("<x>"), std::string::npos);
