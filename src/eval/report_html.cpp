@@ -122,11 +122,15 @@ std::string pass_by_level_chart(const std::vector<RunMetrics>& runs) {
   for (int l : levels) c.categories.push_back("Level " + std::to_string(l));
   c.categories.push_back("Overall");
   for (const auto& r : runs) {
-    BarSeries ser{r.label, {}, {}, {}};
+    BarSeries ser;
+    ser.name = r.label;
     auto add = [&](const PassCount& pc) {
+      Interval ci = wilson_interval(pc);
+      ser.intervals.emplace_back(pc.total ? ci.lo : 0.0, pc.total ? ci.hi : 0.0);
       ser.values.push_back(pc.rate());
       ser.labels.push_back(pc.total ? fixed(100 * pc.rate(), 0) + "%" : "");
-      ser.tooltips.push_back(count_text(pc) + " (" + percent(pc.rate()) + ")");
+      ser.tooltips.push_back(count_text(pc) + " (" + percent(pc.rate()) + "), 95% CI " + percent(ci.lo) + "\u2013" +
+                             percent(ci.hi));
     };
     for (int l : levels) add(r.by_level.count(l) ? r.by_level.at(l) : PassCount{});
     add(r.overall);
@@ -145,7 +149,8 @@ std::string turns_chart(const std::vector<RunMetrics>& runs) {
   }
   for (int t = 1; t <= max_turn; ++t) c.categories.push_back(std::to_string(t));
   for (const auto& r : runs) {
-    BarSeries ser{r.label, {}, {}, {}};
+    BarSeries ser;
+    ser.name = r.label;
     for (int t = 1; t <= max_turn; ++t) {
       int n = r.turns_to_pass.count(t) ? r.turns_to_pass.at(t) : 0;
       ser.values.push_back(n);
@@ -165,7 +170,8 @@ std::string failure_chart(const std::vector<RunMetrics>& runs) {
   for (auto k : failure_kinds()) c.categories.push_back(failure_title(k));
   double worst = 0;
   for (const auto& r : runs) {
-    BarSeries ser{r.label, {}, {}, {}};
+    BarSeries ser;
+    ser.name = r.label;
     for (auto k : failure_kinds()) {
       int n = r.failures.count(verdict_kind_name(k)) ? r.failures.at(verdict_kind_name(k)) : 0;
       double share = r.finished ? static_cast<double>(n) / r.finished : 0.0;
@@ -346,7 +352,8 @@ std::string render_html(const std::vector<RunMetrics>& runs, const std::string& 
   cards(s, runs);
   if (auto w = comparability_warning(runs); !w.empty()) s << "<p class=\"warn\">" << html_escape(w) << "</p>";
   s << "<h2>Overview</h2><div class=\"grid\">";
-  figure(s, "Pass rate by level", "share of episodes whose final kernel verified (task tolerance)",
+  figure(s, "Pass rate by level",
+         "share of episodes whose final kernel verified (task tolerance); whiskers: 95% Wilson interval",
          pass_by_level_chart(runs));
   figure(s, "Cost vs pass rate", "mean cost per task against overall pass rate, one point per run",
          cost_chart(runs));

@@ -126,8 +126,18 @@ std::string render_bar_chart(const BarChart& c, int width, int height) {
       std::string tip = ser.name + " \u2014 " + c.categories[g];
       if (g < ser.tooltips.size() && !ser.tooltips[g].empty()) tip += ": " + ser.tooltips[g];
       s << "<title>" << html_escape(tip) << "</title></rect>";
+      double label_y = y;
+      if (g < ser.intervals.size()) {
+        // Whisker with caps; the value label then sits above whichever is higher.
+        double lo = ax.at(ser.intervals[g].first), hi = ax.at(ser.intervals[g].second), cx = x + bar_w / 2;
+        double cap = std::min(5.0, bar_w / 4);
+        s << "<path d=\"M" << num(cx) << " " << num(lo) << "V" << num(hi) << "M" << num(cx - cap) << " " << num(hi)
+          << "h" << num(2 * cap) << "M" << num(cx - cap) << " " << num(lo) << "h" << num(2 * cap)
+          << "\" stroke=\"#333\" stroke-opacity=\"0.65\" fill=\"none\"/>";
+        label_y = std::min(label_y, hi);
+      }
       if (g < ser.labels.size() && !ser.labels[g].empty() && bar_w >= 14)
-        s << "<text x=\"" << num(x + bar_w / 2) << "\" y=\"" << num(y - 4) << "\" text-anchor=\"middle\" font-size=\""
+        s << "<text x=\"" << num(x + bar_w / 2) << "\" y=\"" << num(label_y - 4) << "\" text-anchor=\"middle\" font-size=\""
           << num(label_font) << "\" fill=\"#333\">" << html_escape(ser.labels[g]) << "</text>";
       s << "</g>";
     }

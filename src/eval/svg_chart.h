@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nki::eval {
@@ -15,6 +16,7 @@ struct BarSeries {
   std::vector<double> values;        // one per category
   std::vector<std::string> labels;   // printed above each bar (may be empty strings)
   std::vector<std::string> tooltips; // <title> of each bar, e.g. "116/150"
+  std::vector<std::pair<double, double>> intervals;  // optional error bar (lo, hi) per bar
 };
 
 struct BarChart {
