@@ -149,6 +149,7 @@ Token Lexer::make(Tok kind, size_t begin, size_t end) const {
   Token t;
   t.kind = kind;
   t.text = std::string_view(text_).substr(begin, end - begin);
+  t.level = static_cast<int>(brackets_.size());
   int bline = line_of(begin);
   int eline = end > begin ? line_of(end - 1) : bline;
   int shift = eline == 1 ? origin_.first_line_col : 0;  // CPython decides by the END line

@@ -1,6 +1,8 @@
 // Token buffer, entry points and statements of the Python 3.11 parser.
 #include "lang/parser.h"
 
+#include <cstring>
+
 #include "lang/parser_impl.h"
 
 namespace nki::py {
@@ -70,16 +72,33 @@ void Parser::error(SourceLoc at, std::string msg) {
 }
 
 void Parser::invalid_syntax() {
-  // Like CPython, a generic syntax error is replaced by a tokenizer error found anywhere later
-  // in the file (e.g. "'(' was never closed"), so the rest is tokenized first. Not while
-  // speculating: the caller backtracks, and draining each time would be quadratic.
-  if (speculating_ == 0) {
-    for (size_t k = 0; peek(k).kind != Tok::EndMarker; ++k) {
+  const Token& t = peek();
+  // CPython: two expressions side by side inside brackets ("[a b]") get a comma hint located
+  // at the first one (its invalid_expression rule); not after a soft keyword or a NAME that
+  // prefixes a STRING.
+  if (pos_ > 0 && toks_[pos_ - 1].level > 0 && t.kind != Tok::Star && starts_expression(t)) {
+    const Token& prev = toks_[pos_ - 1];
+    const SourceSpan& a = last_disjunction_.span;
+    if (a.end.line == prev.end.line && a.end.col == prev.end.col && !last_disjunction_.legacy_print) {
+      size_t first = pos_;  // index of a's first token (none found: no hint)
+      for (size_t i = pos_; i-- > 0;) {
+        if (toks_[i].begin.line == a.begin.line && toks_[i].begin.col == a.begin.col) {
+          first = i;
+          break;
+        }
+        if (toks_[i].begin.line < a.begin.line) break;
+      }
+      if (first < pos_) {
+        const Token& f = toks_[first];
+        bool soft_kw = f.kind == Tok::Name && (f.text == "match" || f.text == "case" || f.text == "_");
+        bool name_string = f.kind == Tok::Name && !f.is_keyword && first + 1 < pos_ &&
+                           toks_[first + 1].kind == Tok::String;
+        if (!soft_kw && !name_string) error(a.begin, "invalid syntax. Perhaps you forgot a comma?");
+      }
     }
   }
-  const Token& t = peek();
   if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
-  if (t.kind == Tok::Dedent) error(t.begin, "unindent does not match any outer indentation level");
+  if (t.kind == Tok::Dedent) error(t.begin, "unexpected unindent");
   error(t.begin, "invalid syntax");
 }
 
@@ -116,14 +135,53 @@ Token Parser::expect_name() {
 
 StmtList Parser::parse_file() {
   StmtList body;
-  while (!at(Tok::EndMarker)) {
-    if (at(Tok::Newline)) {  // only possible for a stray `;`-free empty logical line
-      advance();
-      continue;
+  try {
+    while (!at(Tok::EndMarker)) {
+      if (at(Tok::Newline)) {
+        advance();
+        continue;
+      }
+      statement(body);
     }
-    statement(body);
+  } catch (const DiagnosticError& e) {
+    const std::string& msg = e.diagnostic().message;
+    if (!lex_error_ && msg != "unexpected indent" && msg != "unexpected unindent") {
+      prefer_later_tokenizer_error();
+    }
+    throw;
   }
   return body;
+}
+
+void Parser::prefer_later_tokenizer_error() {
+  // CPython tokenizes the rest of the file after a parser error; the first tokenizer error
+  // found there wins if CPython's tokenizer raises it directly (bad literal, unterminated
+  // string, unmatched bracket, invalid character). Indentation and line-continuation errors
+  // only stop that scan, and an unclosed bracket wins only when it was opened before the line
+  // the parser had reached.
+  int reached_line = toks_.empty() ? 0 : toks_.back().begin.line;
+  try {
+    for (size_t k = 0; peek(k).kind != Tok::EndMarker; ++k) {
+    }
+  } catch (const DiagnosticError& e) {
+    const std::string& msg = e.diagnostic().message;
+    auto ends_with = [&](const char* suffix) {
+      size_t n = std::strlen(suffix);
+      return msg.size() >= n && msg.compare(msg.size() - n, n, suffix) == 0;
+    };
+    if (ends_with("was never closed")) {
+      if (reached_line > e.diagnostic().line) throw;
+      return;
+    }
+    if (msg == "unindent does not match any outer indentation level" ||
+        msg == "inconsistent use of tabs and spaces in indentation" ||
+        msg == "too many levels of indentation" ||
+        msg == "unexpected character after line continuation character" ||
+        msg == "unexpected EOF while parsing") {
+      return;
+    }
+    throw;
+  }
 }
 
 void Parser::statement(StmtList& out) {
@@ -494,7 +552,9 @@ StmtPtr Parser::assignment_or_expr() {
   ExprPtr first = yield_or_star_expressions();
   if (at(Tok::Colon)) {
     // Annotated assignment: target ':' expression ['=' annotated_rhs]
-    Token colon = advance();
+    advance();
+    // The annotation is parsed first: CPython only blames the target when one follows.
+    ExprPtr annotation = expression();
     ExprKind k = first->kind;
     if (k != ExprKind::Name && k != ExprKind::Attribute && k != ExprKind::Subscript) {
       if (k == ExprKind::Tuple) error(first->span.begin, "only single target (not tuple) can be annotated");
@@ -505,10 +565,9 @@ StmtPtr Parser::assignment_or_expr() {
     auto s = std::make_unique<AnnAssign>();
     s->simple = k == ExprKind::Name && !starts_with_paren;
     s->target = std::move(first);
-    s->annotation = expression();
+    s->annotation = std::move(annotation);
     if (accept(Tok::Equal)) s->value = yield_or_star_expressions();
     s->span = {begin, prev_end()};
-    (void)colon;
     return s;
   }
   if (at(Tok::Equal)) {

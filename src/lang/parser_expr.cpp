@@ -3,8 +3,6 @@
 
 namespace nki::py {
 
-namespace {
-
 // Tokens that can start an expression (used after a trailing comma to tell `a, b,` from `a, b`).
 bool starts_expression(const Token& t) {
   switch (t.kind) {
@@ -19,6 +17,8 @@ bool starts_expression(const Token& t) {
       return false;
   }
 }
+
+namespace {
 
 bool is_comp_for(Parser* /*unused*/, const Token& t0, const Token& t1) {
   return (t0.kind == Tok::Name && t0.text == "for") ||
@@ -87,7 +87,15 @@ ExprPtr Parser::expression() {
   if (at_kw("lambda")) return lambdef();
   SourceLoc begin = peek().begin;
   ExprPtr body = disjunction();
-  if (!at_kw("if")) return body;
+  if (!at_kw("if")) {
+    // Remembered for the "Perhaps you forgot a comma?" hint, which CPython gives for an
+    // `expression` followed by another one (see invalid_syntax()).
+    last_disjunction_ = {body->span, false};
+    if (auto* n = as<Name>(body.get())) {
+      last_disjunction_.legacy_print = n->id == "print" || n->id == "exec";
+    }
+    return body;
+  }
   Nest nest(*this, peek().begin);
   advance();
   auto e = std::make_unique<IfExp>();
@@ -103,13 +111,15 @@ ExprPtr Parser::expression() {
 ExprPtr Parser::disjunction() {
   SourceLoc begin = peek().begin;
   ExprPtr first = conjunction();
-  if (!at_kw("or")) return first;
-  auto e = std::make_unique<BoolOp>();
-  e->op = BoolOpKind::Or;
-  e->values.push_back(std::move(first));
-  while (accept_kw("or")) e->values.push_back(conjunction());
-  e->span = {begin, prev_end()};
-  return e;
+  if (at_kw("or")) {
+    auto e = std::make_unique<BoolOp>();
+    e->op = BoolOpKind::Or;
+    e->values.push_back(std::move(first));
+    while (accept_kw("or")) e->values.push_back(conjunction());
+    e->span = {begin, prev_end()};
+    first = std::move(e);
+  }
+  return first;
 }
 
 ExprPtr Parser::conjunction() {

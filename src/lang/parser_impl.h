@@ -51,6 +51,9 @@ class Parser {
   SourceLoc prev_end() const { return toks_[pos_ - 1].end; }
   [[noreturn]] void error(SourceLoc at, std::string msg);
   [[noreturn]] void invalid_syntax();  // "invalid syntax" at the current token
+  // Called when parsing failed: throws a tokenizer error from the rest of the file instead,
+  // when CPython would report that one.
+  void prefer_later_tokenizer_error();
 
   struct Mark {
     size_t pos;
@@ -145,6 +148,10 @@ class Parser {
   int depth_ = 0;
   int tree_depth_ = 0;
   int speculating_ = 0;
+  struct {
+    SourceSpan span;
+    bool legacy_print = false;  // the Name `print` or `exec` (CPython gives no comma hint)
+  } last_disjunction_;
   bool in_fstring_ = false;
 
  public:
@@ -159,6 +166,9 @@ struct Nest {
   Nest(const Nest&) = delete;
   Nest& operator=(const Nest&) = delete;
 };
+
+// True when `t` can begin an expression (a star included).
+bool starts_expression(const Token& t);
 
 template <class T>
 std::unique_ptr<T> make_node(SourceLoc begin, SourceLoc end) {

@@ -42,6 +42,7 @@ struct Token {
   SourceLoc begin;  // first byte (1-based line and byte column)
   SourceLoc end;    // one past the last byte
   bool is_keyword = false;  // NAME that is a hard keyword (def, if, None, ...)
+  int level = 0;            // bracket nesting depth after this token (as CPython's tok->level)
 };
 
 // True for the 35 hard keywords of Python 3.11 (soft keywords match/case/_ are plain names).

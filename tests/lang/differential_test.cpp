@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -190,6 +191,63 @@ TEST(Differential, GeneratedModulesAgreeWithCPython) {
   // Rejected by both means the generator produced invalid Python: a generator bug.
   EXPECT_EQ(o.both_reject, 0);
   std::printf("[differential] generated: %zu modules, %d agree\n", files.size(), o.agree);
+  if (!HasFailure()) fs::remove_all(tmp);
+}
+
+// Mutants of the hand-written cases (a character deleted, a token inserted, a span cut; fixed
+// seed): we must accept exactly what CPython accepts, and when both reject, report the same
+// line. The messages are CPython's in most cases (not required).
+TEST(Differential, MutatedProgramsAreAcceptedAndRejectedLikeCPython) {
+  if (!have_python()) GTEST_SKIP() << "python3 (3.11) not available";
+  std::vector<std::string> chunks;
+  for (const auto& e : fs::directory_iterator(fs::path(source_dir()) / "tests/lang/cases")) {
+    if (e.path().extension() != ".py") continue;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::vector<std::string> lines;
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+    for (size_t i = 0; i < lines.size(); i += 6) {  // small chunks keep errors local
+      std::string c;
+      for (size_t k = i; k < std::min(lines.size(), i + 6); ++k) c += lines[k] + "\n";
+      chunks.push_back(c);
+    }
+  }
+  std::sort(chunks.begin(), chunks.end());
+  static const char* const kInsert[] = {"(", ")", "[", "]", "{", "}", ":", ",", "=", "*", "**",
+                                        "if", "else", "for", "in", "lambda", "\"", "'", "f\"{",
+                                        "\\", "\n", "    ", "\t", "as", ".", "not", ":=", "->",
+                                        "@", "match", "case", "|", "yield", "#", "0x", "1e", "_"};
+  std::mt19937 rng(12345);
+  fs::path tmp = temp_dir("mut");
+  std::vector<std::string> files;
+  for (int n = 0; n < 600; ++n) {
+    std::string c = chunks[rng() % chunks.size()];
+    if (c.find_first_not_of(" \n") == std::string::npos) continue;
+    size_t pos = rng() % c.size();
+    int op = static_cast<int>(rng() % 10);
+    if (op < 4) c.erase(pos, 1);
+    else if (op < 8) c.insert(pos, kInsert[rng() % (sizeof kInsert / sizeof kInsert[0])]);
+    else c.erase(pos, 1 + rng() % 7);
+    fs::path p = tmp / ("m_" + std::to_string(n) + ".py");
+    std::ofstream(p, std::ios::binary) << c;
+    files.push_back(p.string());
+  }
+  auto py = cpython_dumps(files, tmp);
+  int both_reject = 0, same_line = 0, same_message = 0;
+  for (const auto& f : files) {
+    std::string theirs = py[f], ours = our_dump(f);
+    bool te = theirs.rfind("ERROR", 0) == 0, oe = ours.rfind("ERROR", 0) == 0;
+    if (te != oe || (!te && theirs != ours)) {
+      ADD_FAILURE() << f << " " << first_difference(theirs, ours);
+      continue;
+    }
+    if (!te) continue;
+    ++both_reject;
+    if (std::atoi(theirs.c_str() + 6) == std::atoi(ours.c_str() + 6)) ++same_line;
+    else ADD_FAILURE() << f << "\n  cpython: " << theirs << "  ours:    " << ours;
+    if (theirs == ours) ++same_message;
+  }
+  std::printf("[differential] mutants: %zu, both reject %d, same line %d, same message %d\n",
+              files.size(), both_reject, same_line, same_message);
   if (!HasFailure()) fs::remove_all(tmp);
 }
 

@@ -126,7 +126,13 @@ TEST(Parser, ErrorMessagesAndLocations) {
   d = parse_error("def f(a=1, b): pass\n");
   EXPECT_EQ(d.message, "non-default argument follows default argument");
   d = parse_error("x = f'{a b}'\n");
-  EXPECT_EQ(d.message, "f-string: invalid syntax");
+  EXPECT_EQ(d.message, "f-string: invalid syntax. Perhaps you forgot a comma?");
+  d = parse_error("x = [1, 2\n     3]\n");
+  EXPECT_EQ(d.message, "invalid syntax. Perhaps you forgot a comma?");
+  EXPECT_EQ(d.line, 1);
+  EXPECT_EQ(d.col, 9);
+  d = parse_error("x = 1\ny = f(a b\nz = 'unterminated\n");
+  EXPECT_EQ(d.message, "unterminated string literal (detected at line 3)");  // as CPython
   d = parse_error("x = f'}'\n");
   EXPECT_EQ(d.message, "f-string: single '}' is not allowed");
   d = parse_error("x = 'a' b'b'\n");
