@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -507,11 +508,37 @@ void sequence_bounds(ExecContext& cx, const ir::Instr& in) {
   store(d, out);
 }
 
+// ---- debugging ----
+void device_print(ExecContext& cx, const ir::Instr& in, std::string_view prefix) {
+  Mat x = load_mat(cx, src(cx, in, 0).access);
+  const ir::Access& a = in.srcs[0].access;
+  std::string text(prefix);
+  text += " [";
+  for (size_t i = 0; i < a.shape.size(); ++i) text += (i ? ", " : "") + std::to_string(a.shape[i]);
+  text += "] ";
+  constexpr int64_t kMaxValues = 256;
+  const int64_t n = x.v.size();
+  for (int64_t i = 0; i < n && i < kMaxValues; ++i) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%s%.7g", i ? " " : "", static_cast<double>(x.v[static_cast<size_t>(i)]));
+    text += buf;
+  }
+  if (n > kMaxValues) text += " ... (" + std::to_string(n) + " values)";
+  cx.warnings.push_back(
+      make_diagnostic(Severity::Note, "device_print", text, cx.k.file, in.loc));
+}
+
 }  // namespace
 
 void exec_custom(ExecContext& cx, const ir::Instr& in) {
   std::string_view name = in.name;
+  std::string_view suffix;  // text after '#': device_print's prefix
+  if (auto hash = name.find('#'); hash != std::string_view::npos) {
+    suffix = name.substr(hash + 1);
+    name = name.substr(0, hash);
+  }
   if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
+  if (name == "device_print") return device_print(cx, in, suffix);
   if (name == "bn_stats") return bn_stats(cx, in);
   if (name == "bn_aggr") return bn_aggr(cx, in);
   if (name == "max8") return max8(cx, in);

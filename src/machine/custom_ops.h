@@ -68,6 +68,10 @@
 //                          is a matmul with the identity (fp32 sums over partitions: a NaN, or
 //                          an Inf times 0, in input column f makes output row f NaN, except an
 //                          Inf at its own position); elsewhere an exact copy.
+// device_print             name "nl.device_print#PREFIX", srcs[0] = tensor -> no write; appends a
+//                          Note diagnostic (code device_print, at the instruction) to
+//                          RunResult::warnings: "PREFIX [shape] v0 v1 ..." (fp32 values in
+//                          row-major order, at most 256). Printing works only in simulation.
 #pragma once
 
 namespace nki::machine {}  // conventions only; the implementation is custom_ops.cpp

@@ -261,3 +261,22 @@ TEST(CustomOps, SelectReduceAndSequenceBounds) {
   EXPECT_EQ(values<float>(r.outputs[1]), (std::vector<float>{-5}));
   EXPECT_EQ(values<int32_t>(r.outputs[2]), (std::vector<int32_t>{0, 0, 2, 2, 2, 6, 2, 2, 5, 5, 5, -1}));
 }
+
+TEST(CustomOps, DevicePrintAddsANote) {
+  KernelBuilder kb;
+  auto& k = kb.k;
+  int x = kb.param("x", DType::Float32, {2, 2});
+  ir::Instr p;
+  p.op = ir::Opcode::Custom;
+  p.name = "nl.device_print#x tile:";
+  p.dst = whole(k, x);
+  p.srcs = {T(whole(k, x))};
+  p.loc = {4, 2};
+  k.body = {ir::Stmt{p}};
+  auto r = execute(k, {host_f32({2, 2}, {1, 2.5f, -3, 0})});
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_EQ(r.warnings[0].severity, Severity::Note);
+  EXPECT_EQ(r.warnings[0].code, "device_print");
+  EXPECT_EQ(r.warnings[0].message, "x tile: [2, 2] 1 2.5 -3 0");
+  EXPECT_EQ(r.warnings[0].line, 4);
+}
