@@ -78,8 +78,10 @@ void exec_matmul(ExecContext& cx, const ir::Instr& in) {
   float* c = nullptr;
   int64_t ldc = N;
   Scratch<float> cbuf;
+  const int droot = cx.mem.root(dst.tensor);
+  const bool dst_is_operand = droot == cx.mem.root(sa.tensor) || droot == cx.mem.root(ma.tensor);
   if (m == nullptr && dst.shadow == nullptr && dst.dtype == DType::Float32 &&
-      dst.indirect.empty()) {
+      dst.indirect.empty() && !dst_is_operand) {
     if (dst.contiguous()) {
       c = reinterpret_cast<float*>(dst.data) + dst.base;
     } else if (dst.shape.size() == 2 && dst.shape[0] == M && dst.shape[1] == N &&
