@@ -563,10 +563,15 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     t.emit(std::move(in));
     return py::none();
   }));
-  m->set("copy", make_fn("copy", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "copy", {"src", "mask", "dtype"}, 1, 1);
-    return emit_copy(t, "copy", a[0], a[2], a[1]);
-  }));
+  {
+    // nl.copy is both the copy API and the identity activation (op=nl.copy, spec §2.11.2).
+    auto copy = std::make_shared<OpFnObj>("nl.copy", [&t](Interp&, CallArgs& call) -> Ref {
+      Args a(call, "copy", {"src", "mask", "dtype"}, 1, 1);
+      return emit_copy(t, "copy", a[0], a[2], a[1]);
+    });
+    copy->act = ir::Act::Copy;
+    m->set("copy", copy);
+  }
   m->set("broadcast_to", make_fn("broadcast_to", [&t](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "broadcast_to", {"src", "shape"}, 1, 2);
     TensorObj* src = need_tensor(a[0], "broadcast_to", "src");
