@@ -118,6 +118,7 @@ struct Access {
   std::vector<ScalarExpr> offset;             // one per tensor dim
   std::vector<std::vector<int64_t>> coef;     // [tensor dim][shape dim]
   std::optional<Indirect> indirect;
+  SourceLoc loc;  // the subscript that produced this view (diagnostics only)
 
   int rank() const { return static_cast<int>(shape.size()); }
 };

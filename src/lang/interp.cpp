@@ -630,12 +630,16 @@ void Interp::assign(const Expr& target, Ref value) {
       auto& s = static_cast<const Subscript&>(target);
       Ref obj = eval(*s.value);
       Ref key = eval_subscript_key(*s.slice);
+      SourceLoc saved = cur_loc_;
+      cur_loc_ = target.span.begin;
       try {
         obj->setitem(*this, key, std::move(value));
       } catch (PyError& e) {
+        cur_loc_ = saved;
         if (!e.loc.valid()) e.loc = target.span.begin;
         throw;
       }
+      cur_loc_ = saved;
       return;
     }
     case ExprKind::Attribute: {
@@ -955,7 +959,19 @@ Ref Interp::eval_inner(const Expr& e) {
       auto& s = static_cast<const Subscript&>(e);
       Ref obj = eval(*s.value);
       if (auto* lazy = cast<LazyErrorObj>(obj)) throw lazy->error;
-      return obj->getitem(*this, eval_subscript_key(*s.slice));
+      Ref key = eval_subscript_key(*s.slice);
+      // Objects that record where a view was taken (tensor subscripts) read current_loc().
+      SourceLoc saved = cur_loc_;
+      cur_loc_ = e.span.begin;
+      Ref r;
+      try {
+        r = obj->getitem(*this, key);
+      } catch (...) {
+        cur_loc_ = saved;
+        throw;
+      }
+      cur_loc_ = saved;
+      return r;
     }
     case ExprKind::Slice: return eval_subscript_key(e);
     case ExprKind::Lambda: return make_function(nullptr, &static_cast<const Lambda&>(e));

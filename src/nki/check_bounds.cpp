@@ -162,7 +162,7 @@ class BoundsChecker {
             "out-of-bound access to tensor '" + t.name + "' of shape " + shape_str(t.shape) + ": index range [" +
                 std::to_string(lo) + ", " + std::to_string(hi) + "] on dimension " + std::to_string(d) + " of size " +
                 std::to_string(t.shape[d]) + location_note(),
-            k_.file, in.loc, "mask the access (mask=(i < n)) or shrink the tile so every index stays in range"));
+            k_.file, a.loc.valid() ? a.loc : in.loc, "mask the access (mask=(i < n)) or shrink the tile so every index stays in range"));
       }
     }
   }

@@ -110,6 +110,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
               "use nl.arange/nl.mgrid for every dimension, or slices for every dimension");
 
   ir::Access out;
+  out.loc = t.current_loc();
   out.tensor = A.tensor;
   out.offset = A.offset;
   out.indirect = A.indirect;

@@ -80,7 +80,15 @@ TensorObj* need_tensor(const Ref& r, const std::string& api, const std::string& 
 }
 
 void require_on_chip(const TensorObj& t, const std::string& api, const std::string& arg) {
-  if (ir::is_on_chip(t.buffer())) return;
+  if (ir::is_on_chip(t.buffer())) {
+    const ir::TensorDecl& d = t.decl();
+    if (d.partition_dim > 0 && t.view.shape.size() > d.shape.size() - d.partition_dim)
+      nki_error("err_failed_to_infer_tile_from_local_tensor",
+                "operand '" + arg + "' of '" + api + "' is a tensor with block dimensions, not a tile: index its "
+                "block dimension(s) first",
+                "pass " + d.name + "[i] (a [P, ...] tile) instead of the whole blocked tensor");
+    return;
+  }
   nki_error("err_unsupported_memory",
             "Expected operand '" + arg + "' of '" + api +
                 "' to be in address space 'psum|sbuf', but got a tile in 'hbm' instead.",
