@@ -41,7 +41,12 @@ ojson build_request(const ClientConfig& config, const Conversation& conv) {
   ojson req;
   req["model"] = config.model;
   req["max_tokens"] = config.max_tokens > 0 ? config.max_tokens : 8192;
-  if (!conv.system.empty()) req["system"] = conv.system;
+  if (!conv.system.empty()) {
+    if (config.prompt_cache)
+      req["system"] = ojson::array({{{"type", "text"}, {"text", conv.system}, {"cache_control", {{"type", "ephemeral"}}}}});
+    else
+      req["system"] = conv.system;
+  }
   ojson messages = ojson::array();
   for (const auto& m : conv.messages) {
     if (m.role == Role::System) continue;  // only the top-level system field exists here
@@ -54,6 +59,10 @@ ojson build_request(const ClientConfig& config, const Conversation& conv) {
       messages.push_back({{"role", role}, {"content", blocks}});
     }
   }
+  // A breakpoint on the newest block caches the whole conversation prefix for the next turn
+  // (two breakpoints in all; the API allows four).
+  if (config.prompt_cache && !messages.empty() && !messages.back()["content"].empty())
+    messages.back()["content"].back()["cache_control"] = {{"type", "ephemeral"}};
   req["messages"] = messages;
   if (!conv.tools.empty()) {
     ojson tools = ojson::array();
@@ -105,6 +114,7 @@ ModelReply parse_response(const std::string& body) {
     // Anthropic's input_tokens excludes cache reads and writes; ours counts every prompt token.
     reply.usage.input_tokens = int_field(u, "input_tokens") + cache_read + cache_write;
     reply.usage.cached_tokens = cache_read;
+    reply.usage.cache_write_tokens = cache_write;
     reply.usage.output_tokens = int_field(u, "output_tokens");
   }
   return reply;

@@ -18,6 +18,9 @@ struct ClientConfig {
   RetryPolicy retry;
   int max_tokens = 0;    // 0: OpenAI omits the field; Anthropic sends 8192 (it is required there)
   std::optional<double> temperature;
+  // Anthropic: mark the system prompt and the conversation so far as cacheable, so each turn
+  // re-reads the earlier turns at the cache price. (OpenAI caches long prefixes on its own.)
+  bool prompt_cache = true;
   std::shared_ptr<const PriceTable> prices;  // may be null: costs are reported as unknown
 };
 

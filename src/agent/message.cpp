@@ -26,6 +26,7 @@ Usage& Usage::operator+=(const Usage& o) {
   input_tokens += o.input_tokens;
   output_tokens += o.output_tokens;
   cached_tokens += o.cached_tokens;
+  cache_write_tokens += o.cache_write_tokens;
   latency_s += o.latency_s;
   cost_usd += o.cost_usd;
   price_known = price_known && o.price_known;

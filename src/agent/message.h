@@ -48,6 +48,7 @@ struct Usage {
   long long input_tokens = 0;   // prompt tokens, including cached ones
   long long output_tokens = 0;
   long long cached_tokens = 0;  // prompt tokens served from the provider's cache
+  long long cache_write_tokens = 0;  // prompt tokens written to the cache (Anthropic bills extra)
   double latency_s = 0;         // wall time of the call(s), retries included
   double cost_usd = 0;
   bool price_known = true;      // false when some call's model was missing from the price table

@@ -37,6 +37,7 @@ std::unique_ptr<ModelClient> make_model_client(const ClientOptions& o) {
   c.retry = o.retry;
   c.max_tokens = o.max_tokens;
   c.temperature = o.temperature;
+  c.prompt_cache = o.prompt_cache;
   c.prices = o.prices;
   c.api_key = env(key_env);
   c.base_url = o.base_url;

@@ -24,6 +24,7 @@ struct ClientOptions {
   double timeout_s = 300;
   int max_tokens = 0;
   std::optional<double> temperature;
+  bool prompt_cache = true;
   RetryPolicy retry = retry_policy_from_env();
   std::shared_ptr<const PriceTable> prices;
 };

@@ -33,6 +33,8 @@ PriceTable PriceTable::from_json_text(const std::string& text, const std::string
     p.output = number("output", true);
     double cached = number("cached_input", false);
     p.cached_input = cached >= 0 ? cached : p.input;  // no discount known: charge full price
+    double write = number("cache_write", false);
+    p.cache_write = write >= 0 ? write : p.input;
     table.prices_[key] = p;
   }
   return table;
@@ -68,9 +70,10 @@ void PriceTable::apply(const std::string& name, Usage& u) const {
     u.price_known = false;
     return;
   }
-  long long uncached = u.input_tokens > u.cached_tokens ? u.input_tokens - u.cached_tokens : 0;
-  u.cost_usd = (uncached * p->input + u.cached_tokens * p->cached_input +
-                u.output_tokens * p->output) / 1e6;
+  long long plain = u.input_tokens - u.cached_tokens - u.cache_write_tokens;
+  if (plain < 0) plain = 0;
+  u.cost_usd = (plain * p->input + u.cached_tokens * p->cached_input +
+                u.cache_write_tokens * p->cache_write + u.output_tokens * p->output) / 1e6;
   u.price_known = true;
 }
 

@@ -13,6 +13,7 @@ namespace nki::agent {
 struct Price {
   double input = 0;
   double cached_input = 0;  // prompt tokens read from the provider's cache
+  double cache_write = 0;   // prompt tokens written to the cache (defaults to input)
   double output = 0;
 };
 

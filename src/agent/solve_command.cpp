@@ -60,6 +60,7 @@ std::unique_ptr<ModelClient> open_client(SolveOptions& o, const SolveDeps& deps,
   co.timeout_s = o.timeout_s;
   co.max_tokens = o.max_tokens;
   co.temperature = o.temperature;
+  co.prompt_cache = o.prompt_cache;
   co.prices = std::make_shared<const PriceTable>(
       PriceTable::load(resolve_price_table_path(o.prices_path, prompts_dir)));
   return deps.make_client ? deps.make_client(co) : make_model_client(co);
@@ -98,6 +99,7 @@ Runs the LLM agent on one task and judges its final kernel with the verify tool.
   --temperature T       sampling temperature (default: provider's)
   --max-cost USD        stop the episode once this much has been spent (default: no limit)
   --max-wall S          stop the episode after this many seconds (default: no limit)
+  --no-prompt-cache     do not mark Anthropic prompts as cacheable (on by default)
   --prompts DIR         prompt files (default $NKI_PROMPTS_DIR or the source tree's prompts/)
   --prices FILE         price table (default $NKI_AGENT_PRICES or <prompts>/prices.json)
   -h, --help            this text
@@ -114,6 +116,10 @@ SolveOptions parse_solve_args(int argc, char** argv) {
     if (arg == "-h" || arg == "--help") {
       o.help = true;
       return o;
+    }
+    if (arg == "--no-prompt-cache") {
+      o.prompt_cache = false;
+      continue;
     }
     std::string value;
     auto eq = arg.find('=');

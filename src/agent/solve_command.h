@@ -39,6 +39,7 @@ struct SolveOptions {
   double max_cost_usd = 0;
   double max_wall_s = 0;
   std::optional<double> temperature;
+  bool prompt_cache = true;    // --no-prompt-cache turns Anthropic cache breakpoints off
   bool help = false;
 };
 

@@ -68,7 +68,8 @@ Message message_from_json(const nlohmann::json& j) {
 
 nlohmann::ordered_json usage_to_json(const Usage& u) {
   return {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
-          {"cached_tokens", u.cached_tokens}, {"latency_s", u.latency_s},
+          {"cached_tokens", u.cached_tokens}, {"cache_write_tokens", u.cache_write_tokens},
+          {"latency_s", u.latency_s},
           {"cost_usd", u.cost_usd},           {"price_known", u.price_known},
           {"calls", u.calls},                 {"retries", u.retries}};
 }
@@ -79,6 +80,7 @@ Usage usage_from_json(const nlohmann::json& j) {
   u.input_tokens = j.value("input_tokens", 0LL);
   u.output_tokens = j.value("output_tokens", 0LL);
   u.cached_tokens = j.value("cached_tokens", 0LL);
+  u.cache_write_tokens = j.value("cache_write_tokens", 0LL);
   u.latency_s = j.value("latency_s", 0.0);
   u.cost_usd = j.value("cost_usd", 0.0);
   u.price_known = j.value("price_known", true);

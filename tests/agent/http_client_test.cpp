@@ -100,7 +100,8 @@ TEST_F(HttpClientTest, AnthropicToolUseRoundTripSendsVersionAndKeyHeaders) {
   EXPECT_EQ(reqs[0].headers["x-api-key"], "test-key");
   EXPECT_EQ(reqs[0].headers["anthropic-version"], kAnthropicVersion);
   auto body = nlohmann::json::parse(reqs[0].body);
-  EXPECT_EQ(body["system"], "be brief");
+  EXPECT_EQ(body["system"][0]["text"], "be brief");
+  EXPECT_EQ(body["system"][0]["cache_control"]["type"], "ephemeral");
   EXPECT_EQ(body["max_tokens"], 8192);
 }
 

@@ -77,7 +77,7 @@ class SolveTest : public ::testing::Test {
 TEST(SolveArgs, ParsesEveryOptionInBothSpellings) {
   SolveOptions o = parse({"--task", "t1", "--model=openai:gpt-4o", "--mode", "multi-turn", "--max-turns", "4",
                           "--out", "/tmp/x", "--base-url", "http://h/v1", "--timeout=2.5", "--max-tokens", "100",
-                          "--temperature", "0", "--max-cost", "1.5", "--max-wall", "60", "--prompts", "/p", "--prices", "/p.json"});
+                          "--temperature", "0", "--max-cost", "1.5", "--max-wall", "60", "--prompts", "/p", "--prices", "/p.json", "--no-prompt-cache"});
   EXPECT_EQ(o.task_id, "t1");
   EXPECT_EQ(o.model_spec, "openai:gpt-4o");
   EXPECT_EQ(o.mode, Mode::MultiTurn);
@@ -92,6 +92,8 @@ TEST(SolveArgs, ParsesEveryOptionInBothSpellings) {
   EXPECT_DOUBLE_EQ(o.max_wall_s, 60);
   EXPECT_EQ(o.prompts_dir, "/p");
   EXPECT_EQ(o.prices_path, "/p.json");
+  EXPECT_FALSE(o.prompt_cache);
+  EXPECT_TRUE(parse({"--task", "t", "--model", "openai:x"}).prompt_cache);
   EXPECT_TRUE(parse({"--help"}).help);
 }
 

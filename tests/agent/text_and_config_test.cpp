@@ -135,6 +135,18 @@ TEST(Pricing, LongestPrefixWinsAndUnknownModelsAreFlagged) {
   EXPECT_DOUBLE_EQ(u.cost_usd, 12.5);
 }
 
+TEST(Pricing, CacheReadsAndWritesArePricedSeparately) {
+  auto t = PriceTable::from_json_text(
+      R"({"models":{"anthropic:c":{"input":3,"cached_input":0.3,"cache_write":3.75,"output":15}}})");
+  Usage u;
+  u.input_tokens = 1'000'000;  // 500k plain + 300k read + 200k written
+  u.cached_tokens = 300'000;
+  u.cache_write_tokens = 200'000;
+  u.output_tokens = 0;
+  t.apply("anthropic:c", u);
+  EXPECT_NEAR(u.cost_usd, 0.5 * 3 + 0.3 * 0.3 + 0.2 * 3.75, 1e-12);
+}
+
 TEST(Pricing, MalformedTablesAreConfigErrors) {
   EXPECT_THROW(PriceTable::from_json_text("[]"), ModelError);
   EXPECT_THROW(PriceTable::from_json_text(R"({"models":{"a:b":{"input":1}}})"), ModelError);

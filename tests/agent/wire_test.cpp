@@ -78,8 +78,10 @@ TEST(OpenAIWire, RejectsMissingMessageAndNamelessToolCall) {
 TEST(AnthropicWire, ToolResultsMergeIntoOneUserTurnAndRolesAlternate) {
   ClientConfig cfg;
   cfg.model = "claude";
+  cfg.prompt_cache = false;
   auto j = anthropic_wire::build_request(cfg, tool_conversation());
   EXPECT_EQ(j["system"], "sys");
+  EXPECT_EQ(j.dump().find("cache_control"), std::string::npos);
   const auto& msgs = j["messages"];
   ASSERT_EQ(msgs.size(), 3u);  // user, assistant, user(tool_result, tool_result, text)
   EXPECT_EQ(msgs[0]["role"], "user");
@@ -95,6 +97,17 @@ TEST(AnthropicWire, ToolResultsMergeIntoOneUserTurnAndRolesAlternate) {
   EXPECT_EQ(u[1]["is_error"], true);
   EXPECT_EQ(u[2]["text"], "try again");
   EXPECT_EQ(j["tools"][0]["input_schema"]["type"], "object");
+}
+
+TEST(AnthropicWire, PromptCacheMarksTheSystemPromptAndTheNewestBlock) {
+  ClientConfig cfg;  // prompt_cache defaults to on
+  auto j = anthropic_wire::build_request(cfg, tool_conversation());
+  EXPECT_EQ(j["system"][0]["text"], "sys");
+  EXPECT_EQ(j["system"][0]["cache_control"]["type"], "ephemeral");
+  const auto& last = j["messages"].back()["content"];
+  EXPECT_EQ(last.back()["cache_control"]["type"], "ephemeral");
+  EXPECT_FALSE(last[0].contains("cache_control"));
+  EXPECT_FALSE(j["messages"][1]["content"].back().contains("cache_control"));
 }
 
 TEST(AnthropicWire, MalformedRecordedArgumentsStayVisible) {
@@ -115,6 +128,7 @@ TEST(AnthropicWire, ParsesTextAndToolUseAndRejectsErrorObjects) {
   ASSERT_EQ(r.message.tool_calls.size(), 1u);
   EXPECT_EQ(r.usage.input_tokens, 8);
   EXPECT_EQ(r.usage.cached_tokens, 0);
+  EXPECT_EQ(r.usage.cache_write_tokens, 3);
   EXPECT_THROW(anthropic_wire::parse_response(R"({"type":"error","error":{"message":"x"}})"), ModelError);
   EXPECT_THROW(anthropic_wire::parse_response("not json"), ModelError);
 }
