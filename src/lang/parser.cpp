@@ -285,7 +285,7 @@ StmtPtr Parser::function_def(ExprList decorators, bool is_async, SourceLoc begin
   expect(Tok::Colon);
   f->body = block(def);
   f->decorator_list = std::move(decorators);
-  f->span = {begin, f->body.back()->span.end};
+  f->span = {begin, block_end()};
   return f;
 }
 
@@ -300,7 +300,7 @@ StmtPtr Parser::class_def(ExprList decorators) {
   expect(Tok::Colon);
   c->body = block(cls);
   c->decorator_list = std::move(decorators);
-  c->span = {cls.begin, c->body.back()->span.end};
+  c->span = {cls.begin, block_end()};
   return c;
 }
 
@@ -310,7 +310,16 @@ StmtList Parser::else_block() {
   return block(e);
 }
 
-static SourceLoc last_end(const StmtList& l) { return l.back()->span.end; }
+// A compound statement ends at the last real token of its last block (NEWLINE/INDENT/DEDENT
+// excluded), which can be a trailing ';' (as in CPython).
+SourceLoc Parser::block_end() const {
+  size_t i = pos_;
+  while (i > 0) {
+    Tok k = toks_[--i].kind;
+    if (k != Tok::Newline && k != Tok::Indent && k != Tok::Dedent) break;
+  }
+  return toks_[i].end;
+}
 
 StmtPtr Parser::if_stmt(bool is_elif) {
   Token kw = advance();  // 'if' or 'elif'
@@ -318,13 +327,13 @@ StmtPtr Parser::if_stmt(bool is_elif) {
   s->test = named_expression();
   expect(Tok::Colon);
   s->body = block(kw);
-  SourceLoc end = last_end(s->body);
+  SourceLoc end = block_end();
   if (at_kw("elif")) {
     s->orelse.push_back(if_stmt(true));
-    end = last_end(s->orelse);
+    end = block_end();
   } else if (at_kw("else")) {
     s->orelse = else_block();
-    end = last_end(s->orelse);
+    end = block_end();
   }
   s->span = {kw.begin, end};
   (void)is_elif;
@@ -337,10 +346,10 @@ StmtPtr Parser::while_stmt() {
   s->test = named_expression();
   expect(Tok::Colon);
   s->body = block(kw);
-  SourceLoc end = last_end(s->body);
+  SourceLoc end = block_end();
   if (at_kw("else")) {
     s->orelse = else_block();
-    end = last_end(s->orelse);
+    end = block_end();
   }
   s->span = {kw.begin, end};
   return s;
@@ -355,10 +364,10 @@ StmtPtr Parser::for_stmt(bool is_async, SourceLoc begin) {
   s->iter = star_expressions();
   expect(Tok::Colon);
   s->body = block(kw);
-  SourceLoc end = last_end(s->body);
+  SourceLoc end = block_end();
   if (at_kw("else")) {
     s->orelse = else_block();
-    end = last_end(s->orelse);
+    end = block_end();
   }
   s->span = {begin, end};
   return s;
@@ -406,7 +415,7 @@ StmtPtr Parser::with_stmt(bool is_async, SourceLoc begin) {
   }
   expect(Tok::Colon);
   s->body = block(kw);
-  s->span = {begin, last_end(s->body)};
+  s->span = {begin, block_end()};
   return s;
 }
 
@@ -435,23 +444,23 @@ StmtPtr Parser::try_stmt() {
     }
     expect(Tok::Colon);
     h.body = block(ex);
-    h.span = {ex.begin, last_end(h.body)};
+    h.span = {ex.begin, block_end()};
     handlers.push_back(std::move(h));
   }
   auto s = std::make_unique<Try>(star == 1);
   s->body = std::move(body);
   s->handlers = std::move(handlers);
-  SourceLoc end = s->handlers.empty() ? last_end(s->body) : s->handlers.back().span.end;
+  SourceLoc end = s->handlers.empty() ? block_end() : s->handlers.back().span.end;
   if (at_kw("else")) {
     if (s->handlers.empty()) invalid_syntax();
     s->orelse = else_block();
-    end = last_end(s->orelse);
+    end = block_end();
   }
   if (at_kw("finally")) {
     Token f = advance();
     expect(Tok::Colon);
     s->finalbody = block(f);
-    end = last_end(s->finalbody);
+    end = block_end();
   }
   if (s->handlers.empty() && s->finalbody.empty()) {
     error(peek().begin, "expected 'except' or 'finally' block");

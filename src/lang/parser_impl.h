@@ -49,6 +49,7 @@ class Parser {
   Token expect_name();
   bool at_plain_name() { return at(Tok::Name) && !peek().is_keyword; }
   SourceLoc prev_end() const { return toks_[pos_ - 1].end; }
+  SourceLoc block_end() const;
   [[noreturn]] void error(SourceLoc at, std::string msg);
   [[noreturn]] void invalid_syntax();  // "invalid syntax" at the current token
   // Called when parsing failed: throws a tokenizer error from the rest of the file instead,

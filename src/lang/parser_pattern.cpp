@@ -58,7 +58,7 @@ StmtPtr Parser::match_stmt() {
     s->cases.push_back(std::move(mc));
   }
   accept(Tok::Dedent);
-  s->span = {kw.begin, s->cases.back().body.back()->span.end};
+  s->span = {kw.begin, block_end()};
   return s;
 }
 

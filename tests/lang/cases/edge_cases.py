@@ -154,3 +154,11 @@ s = '''a'b''c'''
 s = """a""b"c"""
 x = a.if_
 print(f"{x!r:^30}")
+def foo():
+    # statements that end with semicolons
+    x = 1; pass; del x;
+if x:
+    y = 1;
+else:
+    z = 2;  # comment
+class K: pass;
