@@ -16,7 +16,10 @@ PriceTable PriceTable::from_json_text(const std::string& text, const std::string
     throw ModelError(ModelErrorKind::Config,
                      "price table " + origin + ": expected a JSON object with a \"models\" object");
   PriceTable table;
-  for (const auto& [key, entry] : j["models"].items()) {
+  for (auto it = j["models"].begin(); it != j["models"].end(); ++it) {
+    // Named references, not structured bindings: clang 14 cannot capture those in a lambda.
+    const std::string& key = it.key();
+    const nlohmann::json& entry = it.value();
     auto number = [&](const char* field, bool required) -> double {
       if (!entry.is_object() || !entry.contains(field)) {
         if (!required) return -1;
