@@ -504,21 +504,12 @@ void Interp::exec_aug_assign(const AugAssign& s) {
   // for subscripts write back through setitem.
   if (auto* n = as<Name>(s.target.get())) {
     Ref cur = lookup_name(n->id, n->span.begin);
-    Ref inplace;
-    try {
-      inplace = cur->getattr(*this, "__iaug__");
-    } catch (PyError&) {
-      inplace = nullptr;
-    }
-    if (inplace) {
-      CallArgs a;
-      a.pos = {make_int(static_cast<int>(s.op)), eval(*s.value)};
-      a.loc = s.span.begin;
-      Ref r = inplace->call(*this, a);
+    Ref rhs = eval(*s.value);
+    if (Ref r = cur->inplace(*this, s.op, rhs)) {
       bind_name(n->id, r);
       return;
     }
-    Ref v = binary(s.op, cur, eval(*s.value));
+    Ref v = binary(s.op, cur, rhs);
     if (auto* lst = cast<ListObj>(cur); lst && s.op == Operator::Add) {
       // list += iterable extends in place
       lst->items = cast<ListObj>(v)->items;
@@ -530,21 +521,20 @@ void Interp::exec_aug_assign(const AugAssign& s) {
   if (auto* sub = as<Subscript>(s.target.get())) {
     Ref obj = eval(*sub->value);
     Ref key = eval_subscript_key(*sub->slice);
-    Ref inplace;
+    Ref rhs = eval(*s.value);
+    SourceLoc saved = cur_loc_;
+    cur_loc_ = sub->span.begin;
+    bool done;
     try {
-      inplace = obj->getattr(*this, "__isetitem_aug__");
-    } catch (PyError&) {
-      inplace = nullptr;
+      done = obj->setitem_inplace(*this, key, s.op, rhs);
+    } catch (...) {
+      cur_loc_ = saved;
+      throw;
     }
-    if (inplace) {
-      CallArgs a;
-      a.pos = {key, make_int(static_cast<int>(s.op)), eval(*s.value)};
-      a.loc = s.span.begin;
-      inplace->call(*this, a);
-      return;
-    }
+    cur_loc_ = saved;
+    if (done) return;
     Ref cur = obj->getitem(*this, key);
-    obj->setitem(*this, key, binary(s.op, cur, eval(*s.value)));
+    obj->setitem(*this, key, binary(s.op, cur, rhs));
     return;
   }
   if (auto* at = as<Attribute>(s.target.get())) {

@@ -66,6 +66,10 @@ struct Obj : std::enable_shared_from_this<Obj> {
   // Rich comparison (Eq..GtE). nullptr = NotImplemented.
   virtual Ref compare(Interp& in, CmpOp op, const Ref& other, bool reflected);
   virtual bool truthy(Interp& in);
+  // `x op= value` / `x[key] op= value` for objects that update in place (NKI tiles); nullptr /
+  // false means "not handled": Python's `x = x op value` fallback applies.
+  virtual Ref inplace(Interp& in, Operator op, const Ref& value) { return nullptr; }
+  virtual bool setitem_inplace(Interp& in, const Ref& key, Operator op, const Ref& value) { return false; }
   // Iteration (for loops, unpacking, list()): the items, or raise TypeError.
   virtual std::vector<Ref> iterate(Interp& in);
   virtual int64_t len(Interp& in);

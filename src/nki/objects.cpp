@@ -199,32 +199,26 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
       return self;
     });
   }
-  if (name == "__iaug__") {
-    // name op= value : in-place update of the tensor this name refers to.
-    return method([self, &t](py::Interp&, py::CallArgs& a) -> Ref {
-      auto op = static_cast<Operator>(*py::as_int(a.pos[0]));
-      auto alu = alu_for(op);
-      if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
-      if (ir::is_hbm(self->buffer()))
-        nki_error("err_unsupported_memory", "in-place arithmetic on an HBM tensor is not supported",
-                  "load it into SBUF, update the tile, then nl.store it");
-      assign_into(t, *self, a.pos[1], alu, "augmented assignment");
-      return self;
-    });
-  }
-  if (name == "__isetitem_aug__") {
-    return method([self, &t](py::Interp& in, py::CallArgs& a) -> Ref {
-      auto op = static_cast<Operator>(*py::as_int(a.pos[1]));
-      auto alu = alu_for(op);
-      if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
-      TensorObj dst = *self;
-      dst.view = index_view(t, *self, a.pos[0]);
-      (void)in;
-      assign_into(t, dst, a.pos[2], alu, "augmented assignment");
-      return py::none();
-    });
-  }
   return py::Obj::getattr(in, name);
+}
+
+Ref TensorObj::inplace(py::Interp&, Operator op, const Ref& value) {
+  auto alu = alu_for(op);
+  if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
+  if (ir::is_hbm(buffer()))
+    nki_error("err_unsupported_memory", "in-place arithmetic on an HBM tensor is not supported",
+              "load it into SBUF, update the tile, then nl.store it");
+  assign_into(*tracer, *this, value, alu, "augmented assignment");
+  return shared_from_this();
+}
+
+bool TensorObj::setitem_inplace(py::Interp&, const Ref& key, Operator op, const Ref& value) {
+  auto alu = alu_for(op);
+  if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
+  TensorObj dst = *this;
+  dst.view = index_view(*tracer, *this, key);
+  assign_into(*tracer, dst, value, alu, "augmented assignment");
+  return true;
 }
 
 Ref TensorObj::getitem(py::Interp&, const Ref& key) { return tracer->view_of(index_view(*tracer, *this, key)); }

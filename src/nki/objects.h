@@ -44,6 +44,8 @@ struct TensorObj : py::Obj {
   bool truthy(py::Interp& in) override;
   std::vector<Ref> iterate(py::Interp& in) override;
   int64_t len(py::Interp& in) override;
+  Ref inplace(py::Interp& in, py::Operator op, const Ref& value) override;
+  bool setitem_inplace(py::Interp& in, const Ref& key, py::Operator op, const Ref& value) override;
 };
 
 // ------------------------------------------------------------------ index expressions

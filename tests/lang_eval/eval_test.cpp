@@ -1,0 +1,156 @@
+// The Python-subset evaluator on plain Python (no NKI): values, scoping, control flow, errors.
+#include <gtest/gtest.h>
+
+#include "lang/interp.h"
+#include "lang/parser.h"
+
+namespace nki::py {
+namespace {
+
+// Runs `src` as a module and returns repr() of global `name`.
+std::string eval_global(const std::string& src, const std::string& name = "r") {
+  auto file = std::make_shared<SourceFile>("t.py", src);
+  Module m = parse_module(file);
+  Interp in(file);
+  in.load_module(m);
+  Ref* v = in.module_env()->lookup_local(name);
+  if (!v) return "<unbound>";
+  if (auto* lazy = cast<LazyErrorObj>(*v)) return "<error " + lazy->error.type + ": " + lazy->error.message + ">";
+  return (*v)->repr();
+}
+
+TEST(Eval, ArithmeticFollowsPython) {
+  EXPECT_EQ(eval_global("r = (-7 // 2, -7 % 2, 7 / 2, 2 ** 10, 1 << 40)"), "(-4, 1, 3.5, 1024, 1099511627776)");
+  EXPECT_EQ(eval_global("r = (7.5 // 2, -7.5 % 2, round(2.5), round(3.5), abs(-3))"), "(3.0, 0.5, 2, 4, 3)");
+  EXPECT_EQ(eval_global("r = 1 < 2 < 3 and not (3 < 2 < 1)"), "True");
+}
+
+TEST(Eval, ClosuresDefaultsKeywordsAndStarArgs) {
+  const char* src = R"(
+def make(k, *, scale=2):
+    def f(x, y=1, *rest, **kw):
+        return (x * k + y) * scale + len(rest) + kw.get('z', 0)
+    return f
+g = make(3)
+r = (g(1), g(1, 2), g(1, 2, 9, 9, z=100), make(1, scale=10)(1))
+)";
+  EXPECT_EQ(eval_global(src), "(8, 10, 112, 20)");
+}
+
+TEST(Eval, NonlocalGlobalAndComprehensions) {
+  const char* src = R"(
+total = 0
+def bump():
+    global total
+    total += 5
+def counter():
+    n = 0
+    def inc():
+        nonlocal n
+        n += 1
+        return n
+    inc(); inc()
+    return n
+bump()
+r = (total, counter(), [i * i for i in range(5) if i % 2], {k: v for k, v in zip('ab', (1, 2))},
+     sum(x for x in range(4)), sorted([3, 1, 2], reverse=True), [(i, j) for i in range(2) for j in range(i)])
+)";
+  EXPECT_EQ(eval_global(src), "(5, 2, [1, 9], {'a': 1, 'b': 2}, 6, [3, 2, 1], [(1, 0)])");
+}
+
+TEST(Eval, StringsAndFStrings) {
+  EXPECT_EQ(eval_global("x = 3\nr = f'{x}-{x * 2:>4}|{3.14159:.2f}|{\"a\"!r}' + 'b' 'c'"), "'3-   6|3.14|\\'a\\'bc'");
+  EXPECT_EQ(eval_global("r = '-'.join(['a', 'b']).upper() + '{}:{}'.format(1, 2)"), "'A-B1:2'");
+}
+
+TEST(Eval, ControlFlowTryExceptFinallyAndLoopsElse) {
+  const char* src = R"(
+log = []
+for i in range(3):
+    if i == 1:
+        continue
+    log.append(i)
+else:
+    log.append('done')
+try:
+    1 // 0
+except ZeroDivisionError as e:
+    log.append('zde')
+finally:
+    log.append('fin')
+n = 0
+while n < 10:
+    n += 3
+    if n > 5:
+        break
+r = (log, n, (lambda a, b=2: a + b)(1), [a for a, *b in [(1, 2, 3)]], x if (x := 4) else 0)
+)";
+  EXPECT_EQ(eval_global(src), "([0, 2, 'done', 'zde', 'fin'], 6, 3, [1], 4)");
+}
+
+TEST(Eval, ClassesWithMethods) {
+  const char* src = R"(
+class Tile:
+    size = 128
+    def __init__(self, n):
+        self.n = n
+    def tiles(self):
+        return (self.n + self.size - 1) // self.size
+r = (Tile(300).tiles(), Tile.size, isinstance(Tile(1), Tile))
+)";
+  EXPECT_EQ(eval_global(src), "(3, 128, True)");
+}
+
+TEST(Eval, FailedModuleStatementsAreLazy) {
+  // A module-level statement that fails (e.g. host test code) does not stop loading; the names it
+  // would bind raise the original error only when used.
+  const char* src = R"(
+import torch
+data = torch.randn(4)
+ok = 1
+r = ok + 1
+)";
+  EXPECT_EQ(eval_global(src), "2");
+  EXPECT_NE(eval_global(src, "data").find("<error"), std::string::npos);
+}
+
+TEST(Eval, PythonErrorsCarryLocations) {
+  auto file = std::make_shared<SourceFile>("t.py", "def f(a):\n    return a + undefined_name\nr = f(1)\n");
+  Module m = parse_module(file);
+  Interp in(file);
+  in.load_module(m);
+  Ref* v = in.module_env()->lookup_local("r");
+  ASSERT_NE(v, nullptr);
+  auto* lazy = cast<LazyErrorObj>(*v);
+  ASSERT_NE(lazy, nullptr);
+  EXPECT_EQ(lazy->error.type, "NameError");
+  EXPECT_EQ(lazy->error.loc.line, 2);
+  EXPECT_EQ(lazy->error.loc.col, 16);
+  Diagnostic d = in.to_diagnostic(lazy->error);
+  EXPECT_EQ(d.code, "NameError");
+  EXPECT_EQ(render_text(d).substr(0, 20), "t.py:2:16: error[Nam");
+}
+
+TEST(Eval, IntegerOverflowIsAnErrorNotWraparound) {
+  EXPECT_NE(eval_global("r = 2 ** 70").find("OverflowError"), std::string::npos);
+}
+
+TEST(Eval, InfiniteLoopHitsTheStepBudget) {
+  auto file = std::make_shared<SourceFile>("t.py", "def spin():\n    n = 0\n    while True:\n        n += 1\nn = spin()\n");
+  Module m = parse_module(file);
+  Interp in(file);
+  in.limits().max_steps = 100000;
+  in.load_module(m);
+  Ref* v = in.module_env()->lookup_local("n");
+  ASSERT_NE(v, nullptr);
+  auto* lazy = cast<LazyErrorObj>(*v);
+  ASSERT_NE(lazy, nullptr);
+  EXPECT_EQ(lazy->error.code, "evaluation_budget");
+}
+
+TEST(Eval, DeepRecursionIsReported) {
+  EXPECT_NE(eval_global("def f(n):\n    return f(n + 1)\nr = f(0)\n").find("RecursionError"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nki::py
