@@ -178,7 +178,7 @@ std::unique_ptr<T> make_node(SourceLoc begin, SourceLoc end) {
   return n;
 }
 
-// Literal decoding helpers (parser_literal.cpp), exposed for tests.
+// The prefix letters of a string literal token (parser_literal.cpp).
 struct StringPrefix {
   bool raw = false, bytes = false, fstring = false, u = false;
 };
