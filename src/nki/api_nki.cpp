@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "nki/api_common.h"
+#include "nki/ndarray.h"
 
 namespace nki::front {
 
@@ -245,8 +246,8 @@ std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t) {
   m->set("isscalar", make_fn("isscalar", [](Interp&, CallArgs& a) -> Ref {
     return py::make_bool(a.pos.size() == 1 && py::as_number(a.pos[0]).has_value());
   }));
-  for (const char* n : {"identity", "zeros", "ones", "arange", "array", "asarray", "full", "random", "linspace",
-                        "eye", "concatenate", "stack", "transpose", "reshape", "matmul", "dot", "allclose",
+  add_numpy_arrays(*m);
+  for (const char* n : {"random", "linspace", "concatenate", "stack", "transpose", "reshape", "matmul", "dot", "allclose",
                         "testing", "float64", "int64", "uint64", "ndarray"}) {
     std::string name = n;
     m->set(n, std::make_shared<py::PlaceholderObj>("numpy." + name));

@@ -5,6 +5,7 @@
 #include "base/dtype_convert.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
+#include "nki/ndarray.h"
 
 namespace nki::front {
 
@@ -460,6 +461,21 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
     return res;
   }));
+  m->set("shared_constant", make_fn("shared_constant", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "shared_constant", {"constant", "dtype"}, 2, 1);
+    auto* arr = dynamic_cast<NdArrayObj*>(a[0].get());
+    if (!arr) nki_error("invalid_arguments", "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");
+    DType dt = a.has(1) ? need_dtype(a[1], "shared_constant", "dtype") : arr->dtype;
+    std::vector<int64_t> shape = arr->shape;
+    if (shape.empty()) shape = {1};
+    auto res = t.new_tensor(shape, dt, ir::Buffer::SharedHbm, "constant");
+    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
+    d.role = ir::TensorRole::Constant;
+    std::vector<float> vals(arr->data.begin(), arr->data.end());
+    d.const_data.resize(vals.size() * dtype_size(dt));
+    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
+    return res;
+  }));
   m->set("finfo", make_fn("finfo", [](Interp&, CallArgs& a) -> Ref {
     if (a.pos.size() != 1) nki_error("invalid_arguments", "nl.finfo(dtype)");
     DType d = need_dtype(a.pos[0], "finfo", "dtype");
@@ -659,7 +675,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
 
   // ---- SDK 2.24 APIs not implemented yet: fail loudly.
   for (const char* n : {"all_reduce", "gemm_grid", "gemm_stationary_grid", "nc", "spmd_dim", "rand",
-                        "random_seed", "shared_constant", "loop_reduce", "gather_flattened", "dropout"}) {
+                        "random_seed", "loop_reduce", "gather_flattened", "dropout"}) {
     if (!m->find(n)) m->set(n, unsupported_api(std::string("nl.") + n));
   }
   return m;
