@@ -421,8 +421,10 @@ Token Lexer::lex_string(size_t begin, size_t quote_pos) {
   for (;;) {
     if (p >= text_.size()) {
       if (triple) {
+        // Detected on the last line (a final newline does not start another one).
+        size_t last = p > begin && text_[p - 1] == '\n' ? p - 1 : p;
         error_at(begin, "unterminated triple-quoted string literal (detected at line " +
-                            std::to_string(origin_.first_line + line_of(p) - 1) + ")");
+                            std::to_string(origin_.first_line + line_of(last) - 1) + ")");
       }
       error_at(begin, "unterminated string literal (detected at line " +
                           std::to_string(origin_.first_line + line_of(p) - 1) + ")");

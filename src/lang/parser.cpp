@@ -1,6 +1,7 @@
 // Token buffer, entry points and statements of the Python 3.11 parser.
 #include "lang/parser.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "lang/parser_impl.h"
@@ -97,32 +98,31 @@ void Parser::invalid_syntax() {
       }
     }
   }
-  if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
+  if (t.kind == Tok::Indent) unexpected_indent();
   if (t.kind == Tok::Dedent) error(t.begin, "unexpected unindent");
   error(t.begin, "invalid syntax");
 }
 
 Token Parser::expect(Tok t) {
   if (!at(t)) {
-    if (t == Tok::Colon || t == Tok::RPar || t == Tok::RSqb || t == Tok::RBrace ||
-        t == Tok::Equal || t == Tok::LPar) {
-      // CPython reports a missing ':' right after the previous token.
-      if (t == Tok::Colon && pos_ > 0 && peek().kind != Tok::Indent) {
-        error(peek().kind == Tok::Newline ? prev_end() : peek().begin, "expected ':'");
-      }
-      if (t == Tok::LPar) error(peek().begin, "expected '('");
-      invalid_syntax();
-    }
+    if (t == Tok::LPar) error(peek().begin, "expected '('");  // only after `def NAME`
+    invalid_syntax();
+  }
+  return advance();
+}
+
+// CPython says "expected ':'" where its grammar forces the colon (def, try, else, finally) or
+// when the line ends where the colon should be; otherwise "invalid syntax".
+Token Parser::expect_colon(bool forced) {
+  if (!at(Tok::Colon)) {
+    if (forced || at(Tok::Newline)) error(peek().begin, "expected ':'");
     invalid_syntax();
   }
   return advance();
 }
 
 Token Parser::expect_kw(std::string_view kw) {
-  if (!at_kw(kw)) {
-    if (kw == "in" || kw == "import") error(peek().begin, "expected '" + std::string(kw) + "'");
-    invalid_syntax();
-  }
+  if (!at_kw(kw)) invalid_syntax();
   return advance();
 }
 
@@ -157,7 +157,7 @@ void Parser::prefer_later_tokenizer_error() {
   // CPython tokenizes the rest of the file after a parser error; the first tokenizer error
   // found there wins if CPython's tokenizer raises it directly (bad literal, unterminated
   // string, unmatched bracket, invalid character). Indentation and line-continuation errors
-  // only stop that scan, and an unclosed bracket wins only when it was opened before the line
+  // and stray characters such as `$` (our "invalid syntax") only stop that scan, and an unclosed bracket wins only when it was opened before the line
   // the parser had reached.
   int reached_line = toks_.empty() ? 0 : toks_.back().begin.line;
   try {
@@ -177,16 +177,28 @@ void Parser::prefer_later_tokenizer_error() {
         msg == "inconsistent use of tabs and spaces in indentation" ||
         msg == "too many levels of indentation" ||
         msg == "unexpected character after line continuation character" ||
-        msg == "unexpected EOF while parsing") {
+        msg == "unexpected EOF while parsing" || msg == "invalid syntax") {
       return;
     }
     throw;
   }
 }
 
+void Parser::unexpected_indent() {
+  // CPython locates it one column before the first token after the indentation.
+  SourceLoc at = peek().begin;
+  try {
+    at = peek(1).begin;
+    at.col = std::max(1, at.col - 1);
+  } catch (const DiagnosticError&) {
+    // A tokenizer error in that token does not take precedence (CPython).
+  }
+  error(at, "unexpected indent");
+}
+
 void Parser::statement(StmtList& out) {
   const Token& t = peek();
-  if (t.kind == Tok::Indent) error(t.begin, "unexpected indent");
+  if (t.kind == Tok::Indent) unexpected_indent();
   if (t.kind == Tok::Dedent) invalid_syntax();
   if (StmtPtr s = compound_stmt()) {
     out.push_back(std::move(s));
@@ -282,7 +294,7 @@ StmtPtr Parser::function_def(ExprList decorators, bool is_async, SourceLoc begin
   f->args = parameters(Tok::RPar, true);
   expect(Tok::RPar);
   if (accept(Tok::Arrow)) f->returns = expression();
-  expect(Tok::Colon);
+  expect_colon(true);
   f->body = block(def);
   f->decorator_list = std::move(decorators);
   f->span = {begin, block_end()};
@@ -297,7 +309,7 @@ StmtPtr Parser::class_def(ExprList decorators) {
     SourceLoc lpar = advance().begin;
     call_arguments(c->bases, c->keywords, lpar);
   }
-  expect(Tok::Colon);
+  expect_colon(false);
   c->body = block(cls);
   c->decorator_list = std::move(decorators);
   c->span = {cls.begin, block_end()};
@@ -306,7 +318,7 @@ StmtPtr Parser::class_def(ExprList decorators) {
 
 StmtList Parser::else_block() {
   Token e = advance();  // 'else'
-  expect(Tok::Colon);
+  expect_colon(true);
   return block(e);
 }
 
@@ -325,7 +337,7 @@ StmtPtr Parser::if_stmt(bool is_elif) {
   Token kw = advance();  // 'if' or 'elif'
   auto s = std::make_unique<If>();
   s->test = named_expression();
-  expect(Tok::Colon);
+  expect_colon(false);
   s->body = block(kw);
   SourceLoc end = block_end();
   if (at_kw("elif")) {
@@ -344,7 +356,7 @@ StmtPtr Parser::while_stmt() {
   Token kw = advance();
   auto s = std::make_unique<While>();
   s->test = named_expression();
-  expect(Tok::Colon);
+  expect_colon(false);
   s->body = block(kw);
   SourceLoc end = block_end();
   if (at_kw("else")) {
@@ -362,7 +374,7 @@ StmtPtr Parser::for_stmt(bool is_async, SourceLoc begin) {
   set_context(*s->target, ExprContext::Store, "for");
   expect_kw("in");
   s->iter = star_expressions();
-  expect(Tok::Colon);
+  expect_colon(false);
   s->body = block(kw);
   SourceLoc end = block_end();
   if (at_kw("else")) {
@@ -413,7 +425,7 @@ StmtPtr Parser::with_stmt(bool is_async, SourceLoc begin) {
       if (!accept(Tok::Comma)) break;
     }
   }
-  expect(Tok::Colon);
+  expect_colon(false);
   s->body = block(kw);
   s->span = {begin, block_end()};
   return s;
@@ -421,7 +433,7 @@ StmtPtr Parser::with_stmt(bool is_async, SourceLoc begin) {
 
 StmtPtr Parser::try_stmt() {
   Token kw = advance();
-  expect(Tok::Colon);
+  expect_colon(true);
   StmtList body = block(kw);
   std::vector<excepthandler> handlers;
   int star = -1;  // -1 unknown, 0 plain except, 1 except*
@@ -442,7 +454,7 @@ StmtPtr Parser::try_stmt() {
     } else if (is_star) {
       error(peek().begin, "expected one or more exception types");
     }
-    expect(Tok::Colon);
+    expect_colon(false);
     h.body = block(ex);
     h.span = {ex.begin, block_end()};
     handlers.push_back(std::move(h));
@@ -458,7 +470,7 @@ StmtPtr Parser::try_stmt() {
   }
   if (at_kw("finally")) {
     Token f = advance();
-    expect(Tok::Colon);
+    expect_colon(true);
     s->finalbody = block(f);
     end = block_end();
   }

@@ -45,6 +45,7 @@ class Parser {
   bool accept(Tok t);
   bool accept_kw(std::string_view kw);
   Token expect(Tok t);
+  Token expect_colon(bool forced);
   Token expect_kw(std::string_view kw);
   Token expect_name();
   bool at_plain_name() { return at(Tok::Name) && !peek().is_keyword; }
@@ -52,6 +53,7 @@ class Parser {
   SourceLoc block_end() const;
   [[noreturn]] void error(SourceLoc at, std::string msg);
   [[noreturn]] void invalid_syntax();  // "invalid syntax" at the current token
+  [[noreturn]] void unexpected_indent();
   // Called when parsing failed: throws a tokenizer error from the rest of the file instead,
   // when CPython would report that one.
   void prefer_later_tokenizer_error();

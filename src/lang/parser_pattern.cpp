@@ -53,7 +53,7 @@ StmtPtr Parser::match_stmt() {
     match_case mc;
     mc.pattern = patterns();
     if (accept_kw("if")) mc.guard = named_expression();
-    expect(Tok::Colon);
+    expect_colon(false);
     mc.body = block(c);
     s->cases.push_back(std::move(mc));
   }

@@ -114,7 +114,7 @@ TEST(Lexer, Errors) {
   EXPECT_EQ(d.message, "unterminated string literal (detected at line 1)");
   EXPECT_EQ(d.col, 5);
   d = lex_error("x = '''abc\n\n");
-  EXPECT_EQ(d.message, "unterminated triple-quoted string literal (detected at line 3)");
+  EXPECT_EQ(d.message, "unterminated triple-quoted string literal (detected at line 2)");
   d = lex_error("x = (]\n");
   EXPECT_EQ(d.message, "closing parenthesis ']' does not match opening parenthesis '('");
   d = lex_error("x = 1)\n");
