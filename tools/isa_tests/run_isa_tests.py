@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Runs a directory of official NKI doc tests (unmodified) through the neuronxcc shim.
+
+    PYTHONPATH=build/python /usr/bin/python3 tools/isa_tests/run_isa_tests.py DIR [--timeout S]
+
+Each test_*.py runs in its own subprocess (`python3 -m nkisim.run --unittest FILE`) with a
+timeout. Prints one line per file (PASS/FAIL and the first error line) and a total. Fetches
+nothing: DIR must already hold the tests (docs/python.md says where they come from).
+Exit status: 0 when every file passed, 1 otherwise.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+# The line that best explains a failure: the simulator's diagnostic, else the exception.
+_ERROR_PATTERNS = [
+    re.compile(r"error\[[^\]]+\]: .*"),
+    re.compile(r"^(?:\w+\.)*\w*(?:Error|Exception)\b.*", re.M),
+    re.compile(r"^FAIL: .*", re.M),
+]
+
+
+def first_error(output):
+    for pat in _ERROR_PATTERNS:
+        m = pat.search(output)
+        if m:
+            return m.group(0).strip()
+    lines = [l for l in output.strip().splitlines() if l.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def run_file(path, timeout):
+    cmd = [sys.executable, "-m", "nkisim.run", "--unittest", path]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                           cwd=os.path.dirname(path))
+    except subprocess.TimeoutExpired:
+        return False, f"timeout after {timeout}s"
+    out = p.stdout + p.stderr
+    counts = re.search(r"Ran (\d+) tests?", out)
+    tests = counts.group(1) if counts else "?"
+    if p.returncode == 0:
+        return True, f"{tests} tests"
+    return False, first_error(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dir")
+    ap.add_argument("--timeout", type=float, default=120)
+    args = ap.parse_args()
+    files = sorted(f for f in os.listdir(args.dir) if f.startswith("test") and f.endswith(".py"))
+    passed = 0
+    for f in files:
+        ok, why = run_file(os.path.abspath(os.path.join(args.dir, f)), args.timeout)
+        passed += ok
+        print(f"{'PASS' if ok else 'FAIL'}  {f}: {why}", flush=True)
+    print(f"{passed} passed, {len(files) - passed} failed")
+    return 0 if passed == len(files) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
