@@ -11,10 +11,7 @@ import numpy as np
 
 import _nkisim
 
-from . import literals
-
-ENTRY_NAME = "__nkisim_entry"
-
+from . import literals, source_edit
 
 def _grid_extent(g):
     """An int grid extent; the shim's nl.nc(2) / nl.spmd_dim(...) objects convert with int()."""
@@ -60,51 +57,53 @@ class Kernel:
         source = inspect.getsourcefile(func)
         if source is None:
             raise TypeError(f"kernel {self.__name__}: its source file is unknown")
-        arrays, consts, entry = self._marshal(args, kwargs)
-        kernel_name = ENTRY_NAME if entry else func.__name__
-        outputs, _ = _nkisim.run(os.path.abspath(source), kernel_name, arrays, consts, list(self.grid),
-                                 self._target(), numerics, entry)
+        arrays, consts, source_text = self._marshal(args, kwargs)
+        outputs, _ = _nkisim.run(os.path.abspath(source), func.__name__, arrays, consts, list(self.grid),
+                                 self._target(), numerics, source_text)
         if not outputs:
             return None
         return outputs[0] if len(outputs) == 1 else tuple(outputs)
 
     def _marshal(self, args, kwargs):
-        """Splits the call into (arrays, consts, entry_code).
+        """Splits the call into (arrays, consts, source_text).
 
         The front end binds arrays to the leading positional parameters and literal consts by
-        name. Anything else (an array after a non-array parameter, a value with no literal form)
-        goes through a generated entry function appended to the kernel's file.
+        name. A value with no literal form becomes the parameter's default in an edited copy
+        of the source (source_edit.py); so do the literals after it, since Python wants
+        every parameter after a defaulted one to have a default too.
         """
         sig = inspect.signature(self.func)
         bound = sig.bind(*args, **kwargs)
-        arrays, consts, call_args = [], {}, []
-        leading, needs_entry = True, False
+        arrays, values = [], []  # values: (name, literal text or None, value)
         for p in sig.parameters.values():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 if bound.arguments.get(p.name):
                     raise TypeError(f"kernel {self.__name__}: *args/**kwargs parameters are not supported")
                 continue
             if p.name not in bound.arguments:
-                leading = False
                 continue
             value = bound.arguments[p.name]
             if isinstance(value, np.ndarray):
-                call_args.append(f"{p.name}=__nkisim_a{len(arrays)}")
+                if values or len(arrays) != list(sig.parameters).index(p.name):
+                    raise TypeError(f"kernel {self.__name__}: array argument '{p.name}' must come before "
+                                    "every non-array and defaulted parameter (the front end binds arrays "
+                                    "to the leading parameters)")
                 arrays.append(value)
-                needs_entry |= not leading
                 continue
-            leading = False
             try:
                 text = literals.literal(value)
-                consts[p.name] = text
             except literals.NotLiteral:
-                text = literals.expression(value, self.func.__globals__)
-                needs_entry = True
-            call_args.append(f"{p.name}={text}")
-        if not needs_entry:
+                text = None
+            values.append((p.name, text, value))
+
+        consts, defaults = {}, {}
+        for name, text, value in values:
+            if defaults or text is None:
+                defaults[name] = text if text is not None else literals.expression(value, self.func.__globals__)
+            else:
+                consts[name] = text
+        if not defaults:
             return arrays, consts, ""
-        params = ", ".join(f"__nkisim_a{i}" for i in range(len(arrays)))
-        entry = (literals.ENTRY_IMPORTS +
-                 f"def {ENTRY_NAME}({params}):\n"
-                 f"    return {self.func.__name__}({', '.join(call_args)})\n")
-        return arrays, {}, entry
+        with open(inspect.getsourcefile(self.func), encoding="utf-8") as f:
+            source = f.read()
+        return arrays, consts, source_edit.with_defaults(source, self.func.__name__, defaults)

@@ -9,8 +9,8 @@ import types
 
 import numpy as np
 
-# Module aliases the entry code imports, so expressions never depend on how the test file
-# happens to name its imports.
+# Module aliases imported ahead of the kernel's file (source_edit.py), so expressions never
+# depend on how the test file happens to name its imports.
 NP = "__nkisim_np"
 NL = "__nkisim_nl"
 NISA = "__nkisim_nisa"
