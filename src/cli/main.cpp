@@ -7,6 +7,7 @@
 #include "base/diagnostic.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "eval/commands.h"
 
 namespace {
 
@@ -19,6 +20,10 @@ commands:
   ir       print the kernel IR of a traced kernel
   run      simulate a kernel on .npy inputs
   verify   check a kernel against a benchmark task's PyTorch reference
+  solve    let an LLM write a kernel for a task (agent, multi-turn or single-shot)
+  bench    run a model over a task subset (parallel, resumable, sharded)
+  merge    combine shard run directories into one run
+  report   Markdown and self-contained HTML report of one or more runs
 
 Run `nkiagent COMMAND --help` for the options of a command.
 )";
@@ -38,6 +43,10 @@ int main(int argc, char** argv) {
     if (cmd == "ir") return nki::cli::cmd_check(sub_argc, sub_argv, true);
     if (cmd == "run") return nki::cli::cmd_run(sub_argc, sub_argv);
     if (cmd == "verify") return nki::cli::cmd_verify(sub_argc, sub_argv);
+    if (cmd == "solve") return nki::cli::cmd_solve(sub_argc, sub_argv);
+    if (cmd == "bench") return nki::cli::cmd_bench(sub_argc, sub_argv);
+    if (cmd == "merge") return nki::eval::cmd_merge(sub_argc, sub_argv);
+    if (cmd == "report") return nki::eval::cmd_report(sub_argc, sub_argv);
     std::cerr << "nkiagent: unknown command '" << cmd << "'\n" << kUsage;
     return 2;
   } catch (const nki::cli::UsageError& e) {

@@ -1,0 +1,226 @@
+#include "toolchain/agent_glue.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "agent/model_factory.h"
+#include "agent/pricing.h"
+#include "agent/prompts.h"
+#include "agent/replay_client.h"
+#include "agent/task_episode.h"
+
+namespace nki::toolchain {
+
+namespace {
+
+std::string shape_text(const std::vector<int64_t>& s) {
+  std::string t = "[";
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + "]";
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string first_error_code(const std::vector<Diagnostic>& diags) {
+  for (const Diagnostic& d : diags)
+    if (d.severity == Severity::Error) return d.code;
+  return {};
+}
+
+// Diagnostics as the model sees them: the contract's text form, errors first, capped.
+std::string diagnostics_text(const std::vector<Diagnostic>& diags, size_t max = 5) {
+  std::string out;
+  size_t n = 0;
+  for (const Diagnostic& d : diags) {
+    if (d.severity != Severity::Error) continue;
+    if (n++ == max) {
+      out += "(more errors omitted)\n";
+      break;
+    }
+    out += render_text(d);
+  }
+  for (const Diagnostic& d : diags)
+    if (d.severity == Severity::Warning) out += render_text(d);
+  return out;
+}
+
+}  // namespace
+
+agent::TaskInfo task_info(const TaskSpec& task) {
+  agent::TaskInfo info;
+  info.id = task.id;
+  info.reference_source = read_text(task.dir + "/reference.py");
+  auto add = [&](const std::vector<TensorSpec>& specs, std::vector<agent::TensorInfo>& out) {
+    for (const TensorSpec& s : specs) {
+      out.push_back({s.name, shape_text(s.shape), dtype_name(s.dtype)});
+      info.max_rank = std::max(info.max_rank, static_cast<int>(s.shape.size()));
+    }
+  };
+  info.max_rank = 0;
+  add(task.inputs, info.inputs);
+  add(task.parameters, info.params);
+  add(task.buffers, info.buffers);
+  for (size_t i = 0; i < task.outputs.size(); ++i)
+    info.outputs.push_back({"out" + std::to_string(i), shape_text(task.outputs[i].shape), dtype_name(task.outputs[i].dtype)});
+  std::string tol;
+  for (const TensorSpec& o : task.outputs) {
+    Tolerance t = task.tolerance_for(o.dtype, false);
+    std::ostringstream s;
+    s << dtype_name(o.dtype) << ": atol=" << t.atol << ", rtol=" << t.rtol;
+    if (tol.find(s.str()) == std::string::npos) tol += (tol.empty() ? "" : "; ") + s.str();
+  }
+  info.tolerance = tol;
+  if (info.max_rank < 2) info.max_rank = 2;
+  if (info.max_rank > 4) info.max_rank = 4;
+  return info;
+}
+
+SimulatorTools::SimulatorTools(TaskSpec task, RunSettings settings)
+    : task_(std::move(task)), settings_(std::move(settings)) {}
+
+agent::ToolResult SimulatorTools::compile_kernel(const std::string& code) {
+  auto file = std::make_shared<SourceFile>("kernel.py", code);
+  front::TraceOptions opts = settings_.trace;
+  opts.args.clear();
+  for (const TensorSpec& s : task_.kernel_args()) opts.args.push_back(front::ArgSpec{s.shape, s.dtype});
+  CompileResult r = compile(file, opts);
+  if (r.ok()) {
+    std::string text = "compile: ok (kernel '" + r.kernel->name + "')\n" + diagnostics_text(r.diagnostics);
+    return agent::ToolResult(true, text);
+  }
+  return agent::ToolResult(false, "compile: failed\n" + diagnostics_text(r.diagnostics),
+                           agent::FailureKind::CompileError, first_error_code(r.diagnostics));
+}
+
+agent::ToolResult SimulatorTools::verify_kernel(const std::string& code) {
+  auto file = std::make_shared<SourceFile>("kernel.py", code);
+  VerifyOptions vo;
+  VerifyReport rep = verify_task(task_, vo, make_runner(file, settings_));
+  std::string text = render_verify_text(rep);
+  switch (rep.status) {
+    case VerifyStatus::Pass: return agent::ToolResult(true, text);
+    case VerifyStatus::CompileError: {
+      std::string code_ = rep.trials.empty() ? "" : first_error_code(rep.trials.back().diagnostics);
+      return agent::ToolResult(false, text, agent::FailureKind::CompileError, code_);
+    }
+    case VerifyStatus::RuntimeError: return agent::ToolResult(false, text, agent::FailureKind::RuntimeError);
+    case VerifyStatus::Mismatch: return agent::ToolResult(false, text, agent::FailureKind::Mismatch);
+  }
+  return agent::ToolResult(false, text);
+}
+
+bool SimulatorTools::verify_strict(const std::string& code) {
+  auto file = std::make_shared<SourceFile>("kernel.py", code);
+  VerifyOptions vo;
+  vo.strict = true;
+  return verify_task(task_, vo, make_runner(file, settings_)).status == VerifyStatus::Pass;
+}
+
+agent::SolveDeps solve_deps(const std::string& tasks_root) {
+  agent::SolveDeps deps;
+  deps.load_task = [tasks_root](const std::string& id) { return task_info(load_task(resolve_task_dir(id, tasks_root))); };
+  deps.make_tools = [tasks_root](const std::string& id) -> std::unique_ptr<agent::KernelTools> {
+    return std::make_unique<SimulatorTools>(load_task(resolve_task_dir(id, tasks_root)));
+  };
+  return deps;
+}
+
+namespace {
+
+eval::VerdictKind verdict_kind(agent::Verdict v) {
+  switch (v) {
+    case agent::Verdict::Pass: return eval::VerdictKind::Pass;
+    case agent::Verdict::CompileError: return eval::VerdictKind::CompileError;
+    case agent::Verdict::RuntimeError: return eval::VerdictKind::RuntimeError;
+    case agent::Verdict::Mismatch: return eval::VerdictKind::Mismatch;
+    case agent::Verdict::NoCode: return eval::VerdictKind::NoCode;
+    case agent::Verdict::ApiError: return eval::VerdictKind::ApiError;
+    case agent::Verdict::BudgetExhausted: return eval::VerdictKind::BudgetExhausted;
+  }
+  return eval::VerdictKind::NoCode;
+}
+
+agent::Mode agent_mode(eval::Mode m) {
+  switch (m) {
+    case eval::Mode::Agent: return agent::Mode::Agent;
+    case eval::Mode::MultiTurn: return agent::Mode::MultiTurn;
+    case eval::Mode::SingleShot: return agent::Mode::SingleShot;
+  }
+  return agent::Mode::Agent;
+}
+
+}  // namespace
+
+eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
+  std::string prompts = agent::resolve_prompts_dir(settings.prompts_dir);
+  auto prices = std::make_shared<const agent::PriceTable>(
+      agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
+  return [settings, prompts, prices](const eval::EpisodeRequest& req) {
+    auto start = std::chrono::steady_clock::now();
+    TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
+    SimulatorTools tools(task);
+    std::unique_ptr<agent::ModelClient> client;
+    if (!settings.replay_dir.empty()) {
+      client = agent::ReplayClient::from_transcript(settings.replay_dir + "/" + req.task_id + ".jsonl");
+    } else {
+      agent::ClientOptions co;
+      co.model_spec = req.model;
+      co.base_url = settings.base_url;
+      co.timeout_s = settings.timeout_s;
+      co.prices = prices;
+      client = agent::make_model_client(co);
+    }
+    agent::TaskEpisode ep;
+    ep.task = task_info(task);
+    ep.mode = agent_mode(req.mode);
+    ep.max_turns = req.max_turns;
+    ep.prompts_dir = prompts;
+    ep.transcript_path = req.transcript_path;
+    ep.model_label = req.model;
+    agent::EpisodeResult r = agent::run_task_episode(ep, *client, tools);
+
+    eval::EpisodeOutcome out;
+    out.verdict.kind = verdict_kind(r.verdict);
+    if (out.verdict.kind == eval::VerdictKind::CompileError) out.verdict.code = r.final_check.code;
+    out.turns_used = r.turns;
+    if (r.pass_turn > 0) out.pass_turn = r.pass_turn;
+    for (const agent::TurnRecord& t : r.turn_log) {
+      eval::TurnRecord tr;
+      tr.turn = t.turn;
+      tr.action = t.action;
+      tr.result = t.result;
+      tr.tokens_in = t.usage.input_tokens;
+      tr.tokens_out = t.usage.output_tokens;
+      tr.tokens_cached = t.usage.cached_tokens;
+      tr.cost_usd = t.usage.cost_usd;
+      tr.wall_seconds = t.usage.latency_s;
+      out.turns.push_back(tr);
+    }
+    out.tokens_in = r.usage.input_tokens;
+    out.tokens_out = r.usage.output_tokens;
+    out.tokens_cached = r.usage.cached_tokens;
+    out.cost_usd = r.usage.cost_usd;
+    out.cost_known = r.usage.price_known;
+    out.tolerance_pass = r.verdict == agent::Verdict::Pass;
+    if (!r.final_kernel.empty()) {
+      std::filesystem::create_directories(req.work_dir);
+      out.final_kernel_path = req.work_dir + "/kernel.py";
+      std::ofstream(out.final_kernel_path) << r.final_kernel;
+      out.strict_pass = out.tolerance_pass && tools.verify_strict(r.final_kernel);
+    }
+    out.transcript_path = req.transcript_path;
+    if (!out.verdict.passed()) out.error_message = r.error.empty() ? r.final_check.text.substr(0, 500) : r.error;
+    out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return out;
+  };
+}
+
+}  // namespace nki::toolchain
