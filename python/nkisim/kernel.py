@@ -105,8 +105,11 @@ class Kernel:
                 defaults[name] = text if text is not None else literals.expression(value, self.func.__globals__)
             else:
                 consts[name] = text
-        if not defaults:
+        # nki.trace kernels use the legacy pass-by-reference convention: outputs are parameters
+        # the kernel stores into. The front end allows that for nt.mutable_tensor parameters.
+        mutable = list(sig.parameters)[:len(arrays)] if self.mode == "trace" else []
+        if not defaults and not mutable:
             return arrays, consts, ""
         with open(inspect.getsourcefile(self.func), encoding="utf-8") as f:
             source = f.read()
-        return arrays, consts, source_edit.with_defaults(source, self.func.__name__, defaults)
+        return arrays, consts, source_edit.with_defaults(source, self.func.__name__, defaults, mutable)

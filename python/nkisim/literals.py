@@ -19,6 +19,7 @@ ENTRY_IMPORTS = (
     f"import neuronxcc.nki.language as {NL}\n"
     f"import neuronxcc.nki.isa as {NISA}\n"
     "import neuronxcc.nki.compiler as __nkisim_ncc\n"
+    "import neuronxcc.nki.typing as __nkisim_nt\n"
 )
 
 _NKI_DTYPE_NAMES = {

@@ -12,8 +12,9 @@ import ast
 from . import literals
 
 
-def with_defaults(source, func_name, defaults):
-    """`source` with the top-level function `func_name` given `defaults` {param: text}."""
+def with_defaults(source, func_name, defaults, mutable=()):
+    """`source` with the top-level function `func_name` given `defaults` {param: text}, and
+    the unannotated parameters named in `mutable` annotated as nt.mutable_tensor."""
     tree = ast.parse(source)
     fn = None
     for node in tree.body:
@@ -31,6 +32,9 @@ def with_defaults(source, func_name, defaults):
     lines = source.splitlines(keepends=True)
     encoded = [ln.encode("utf-8") for ln in lines]  # ast columns are UTF-8 byte offsets
     edits = []  # (line index, start byte, end byte, text)
+    for p in positional:
+        if p.arg in mutable and p.annotation is None:
+            edits.append((p.end_lineno - 1, p.end_col_offset, p.end_col_offset, ": __nkisim_nt.mutable_tensor"))
     for p in positional + a.kwonlyargs:
         if p.arg not in defaults:
             continue
@@ -41,7 +45,10 @@ def with_defaults(source, func_name, defaults):
             edits.append((d.lineno - 1, d.col_offset, d.end_col_offset, defaults[p.arg]))
         else:
             edits.append((p.end_lineno - 1, p.end_col_offset, p.end_col_offset, "=" + defaults[p.arg]))
-    for line, start, end, text in sorted(edits, reverse=True):
+    # Apply from the end of the text backwards. At one position the edit listed last is applied
+    # first, so the annotation (listed first) ends up before a default.
+    order = sorted(range(len(edits)), key=lambda i: (edits[i][0], edits[i][1], i), reverse=True)
+    for line, start, end, text in (edits[i] for i in order):
         b = encoded[line]
         encoded[line] = b[:start] + text.encode("utf-8") + b[end:]
     text = b"".join(encoded).decode("utf-8")

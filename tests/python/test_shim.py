@@ -38,6 +38,13 @@ def test_trace_and_simulate_kernel_fill_the_output_argument():
     np.testing.assert_array_equal(out, 2 * a)
 
 
+def test_trace_kernels_are_pass_by_reference_without_annotations():
+    a, b = rand(4, 8), rand(4, 8)
+    out = np.full_like(a, np.nan)
+    nki.simulate_kernel(pass_by_ref.add_into, a, b, out)
+    np.testing.assert_array_equal(out, a + b)
+
+
 @pytest.mark.parametrize("instances", [1, 2, 4])
 def test_grid_launch_runs_every_instance(instances):
     a = rand(4, 8)

@@ -1,0 +1,34 @@
+"""nkisim.source_edit: parameter defaults and annotations added on the def line only."""
+from nkisim import literals, source_edit
+
+SOURCE = '''"""doc"""
+import numpy as np
+
+def k(a, b, op, scale=1.0, *, flag=False):
+  return a
+'''
+
+
+def edited(**kw):
+    text = source_edit.with_defaults(SOURCE, "k", **kw)
+    prefix = literals.ENTRY_IMPORTS.replace("\n", "; ")
+    assert text.startswith(prefix)
+    return text[len(prefix):]
+
+
+def test_defaults_are_inserted_or_replaced_on_the_def_line():
+    out = edited(defaults={"op": "np.add", "scale": "2.5", "flag": "True"})
+    assert out.splitlines()[3] == "def k(a, b, op=np.add, scale=2.5, *, flag=True):"
+    assert len(out.splitlines()) == len(SOURCE.splitlines())
+
+
+def test_mutable_annotation_goes_on_unannotated_parameters():
+    out = edited(defaults={}, mutable=["a", "b"])
+    assert out.splitlines()[3] == ("def k(a: __nkisim_nt.mutable_tensor, b: __nkisim_nt.mutable_tensor, "
+                                   "op, scale=1.0, *, flag=False):")
+
+
+def test_literals():
+    assert literals.literal(float("-inf")) == "-float('inf')"
+    assert literals.literal((1, "x", None)) == "(1, 'x', None)"
+    assert literals.literal((3,)) == "(3,)"
