@@ -13,6 +13,7 @@ import _nkisim
 
 from . import literals, source_edit
 
+
 def _grid_extent(g):
     """An int grid extent; the shim's nl.nc(2) / nl.spmd_dim(...) objects convert with int()."""
     try:
