@@ -525,6 +525,42 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     return py::none();
   }));
 
+  m->set("tensor_copy_dynamic_src", make_fn("tensor_copy_dynamic_src", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "tensor_copy_dynamic_src", {"src", "mask", "dtype", "engine"}, 1, 1);
+    TensorObj* src = need_tensor(a[0], "tensor_copy_dynamic_src", "src");
+    if (!ir::is_on_chip(src->buffer()))
+      nki_error("err_unsupported_memory", "tensor_copy_dynamic_src copies between on-chip tiles");
+    auto res = t.new_tensor(src->shape(), opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nisa.tensor_copy_dynamic_src";
+    in.engine = engine_of(a[3], ir::Engine::Vector);
+    in.dst = res->view;
+    in.srcs.push_back(ir::Operand::of(src->view));
+    in.mask = make_mask(t, a[1], src->shape().size());
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+  m->set("tensor_copy_dynamic_dst", make_fn("tensor_copy_dynamic_dst", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "tensor_copy_dynamic_dst", {"dst", "src", "mask", "dtype", "engine"}, 0, 2);
+    TensorObj* dst = need_tensor(a[0], "tensor_copy_dynamic_dst", "dst");
+    TensorObj* src = need_tensor(a[1], "tensor_copy_dynamic_dst", "src");
+    require_on_chip(*src, "tensor_copy_dynamic_dst", "src");
+    if (!ir::is_on_chip(dst->buffer()))
+      nki_error("err_unsupported_memory", "tensor_copy_dynamic_dst copies between on-chip tiles");
+    if (ir::element_count(dst->shape()) != ir::element_count(src->shape()))
+      nki_error("shape_mismatch", "tensor_copy_dynamic_dst src and dst must have the same number of elements");
+    check_writable(t, *dst);
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nisa.tensor_copy_dynamic_dst";
+    in.engine = engine_of(a[4], ir::Engine::Vector);
+    in.dst = dst->view;
+    in.srcs.push_back(ir::Operand::of(broadcast_access(src->view, dst->shape())));
+    in.mask = make_mask(t, a[2], dst->shape().size());
+    t.emit(std::move(in));
+    return py::none();
+  }));
   add_nisa_custom(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",

@@ -12,7 +12,7 @@ using py::cast;
 
 namespace {
 
-enum class IdxKind { Scalar, Slice, Advanced, Indirect };
+enum class IdxKind { Scalar, Slice, Advanced, Indirect, Dynamic };
 
 struct Idx {
   IdxKind kind = IdxKind::Scalar;
@@ -20,6 +20,7 @@ struct Idx {
   Ref slice;                   // Slice
   IndexObj* adv = nullptr;     // Advanced
   TensorObj* indirect = nullptr;
+  DynIndexObj* dynamic = nullptr;
 };
 
 ir::ScalarExpr scalar_of(const Ref& r, const char* what) {
@@ -89,6 +90,13 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         idx[j].adv = ix;
         any_adv = true;
       }
+    } else if (auto* dyn = dynamic_cast<DynIndexObj*>(k.get())) {
+      if (!ir::is_on_chip(base.buffer()))
+        nki_error("invalid_index", "a runtime offset can only index an on-chip tile; use an indirect DMA for HBM");
+      idx[j].kind = IdxKind::Dynamic;
+      idx[j].dynamic = dyn;
+      idx[j].adv = dyn->index.get();
+      any_adv = true;
     } else if (auto* tt = as_tensor(k)) {
       idx[j].kind = IdxKind::Indirect;
       idx[j].indirect = tt;
@@ -176,7 +184,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
   std::vector<int64_t> grid;
   for (const Idx& x : idx) {
     const std::vector<int64_t>* s = nullptr;
-    if (x.kind == IdxKind::Advanced) s = &x.adv->shape;
+    if (x.kind == IdxKind::Advanced || x.kind == IdxKind::Dynamic) s = &x.adv->shape;
     else if (x.kind == IdxKind::Indirect) s = &x.indirect->shape();
     if (!s) continue;
     auto b = broadcast_shapes(grid, *s);
@@ -194,8 +202,22 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
     const Idx& x = idx[j];
     if (x.kind == IdxKind::Scalar) {
       for (size_t d = 0; d < nt; ++d) out.offset[d] = ir::add(out.offset[d], ir::scale(x.scalar, A.coef[d][j]));
-    } else if (x.kind == IdxKind::Advanced) {
+    } else if (x.kind == IdxKind::Advanced || x.kind == IdxKind::Dynamic) {
       const IndexObj& ix = *x.adv;
+      if (x.kind == IdxKind::Dynamic) {
+        int tdim = -1;
+        for (size_t d = 0; d < nt; ++d)
+          if (A.coef[d][j] != 0) tdim = static_cast<int>(d);
+        if (tdim < 0 || out.indirect)
+          nki_error("unsupported_index", "unsupported runtime offset in a subscript of '" + tname + "'");
+        ir::Indirect ind;
+        ind.dim = tdim;
+        ir::Access v = x.dynamic->value;
+        v.shape = shape;
+        for (auto& col : v.coef) col.assign(shape.size(), 0);
+        ind.index = std::make_shared<ir::Access>(v);
+        out.indirect = ind;
+      }
       size_t ir_ = ix.shape.size();
       for (size_t d = 0; d < nt; ++d) {
         out.offset[d] = ir::add(out.offset[d], ir::scale(ix.rest, A.coef[d][j]));

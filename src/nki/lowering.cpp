@@ -183,10 +183,18 @@ DType value_dtype(const Ref& v, DType other) {
   return promote_with_scalar(other, WeakScalar::Float);
 }
 
+void reject_dynamic_view(const TensorObj& t, const std::string& api) {
+  if (t.view.indirect && ir::is_on_chip(t.buffer()))
+    nki_error("err_copy_dynamic_indirect_indices_not_natively_supported",
+              "'" + api + "' cannot read or write an on-chip tile at a runtime offset",
+              "use nisa.tensor_copy_dynamic_src / nisa.tensor_copy_dynamic_dst for runtime offsets");
+}
+
 ir::Operand operand_for(const Ref& v, const std::vector<int64_t>& shape, const std::string& api,
                         const std::string& arg) {
   if (auto* t = as_tensor(v)) {
     require_on_chip(*t, api, arg);
+    reject_dynamic_view(*t, api);
     return ir::Operand::of(broadcast_access(t->view, shape));
   }
   if (auto n = py::as_number(v)) return ir::Operand::of_imm(*n);
@@ -378,6 +386,8 @@ Ref emit_copy(Tracer& t, const std::string& api, const Ref& x, const Ref& dtype,
 void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::Alu> accumulate,
                  const std::string& api, const Ref& mask) {
   check_writable(t, dst);
+  reject_dynamic_view(dst, api);
+  if (auto* v = as_tensor(value)) reject_dynamic_view(*v, api);
   const auto& dshape = dst.shape();
   if (auto* v = as_tensor(value)) {
     auto bs = broadcast_shapes(dshape, v->shape());

@@ -58,6 +58,8 @@ Ref emit_copy(Tracer& t, const std::string& api, const Ref& x, const Ref& dtype,
 // dst_view[...] = value (or +=): retargets a fresh result when possible, else copies.
 void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::Alu> accumulate,
                  const std::string& api, const Ref& mask = nullptr);
+// On-chip views at a runtime offset are only legal in the dynamic-copy instructions.
+void reject_dynamic_view(const TensorObj& t, const std::string& api);
 // Checks `dst` may be written (kernel parameters are immutable unless nt.mutable_tensor).
 void check_writable(Tracer& t, const TensorObj& dst);
 

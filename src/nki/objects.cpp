@@ -229,7 +229,29 @@ void TensorObj::setitem(py::Interp&, const Ref& key, Ref value) {
   assign_into(*tracer, dst, value, std::nullopt, "assignment");
 }
 
-Ref TensorObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) {
+Ref DynIndexObj::binop(py::Interp& in, Operator op, const Ref& other, bool reflected) {
+  if (op != Operator::Add && op != Operator::Sub) return nullptr;
+  if (op == Operator::Sub && reflected) return nullptr;
+  Ref sum = index->binop(in, op, other, false);
+  if (!sum) return nullptr;
+  auto r = std::make_shared<DynIndexObj>(*this);
+  r->index = std::static_pointer_cast<IndexObj>(sum);
+  return r;
+}
+
+Ref TensorObj::binop(py::Interp& in, Operator op, const Ref& other, bool reflected) {
+  // A one-element integer tile plus an index expression is a runtime offset (dynamic copies).
+  if ((op == Operator::Add || (op == Operator::Sub && !reflected)) && ir::element_count(view.shape) == 1 &&
+      dtype_is_int(dtype()) && ir::is_on_chip(buffer()) && (as_index(other) || py::as_int(other))) {
+    auto d = std::make_shared<DynIndexObj>();
+    d->value = view;
+    d->index = std::make_shared<IndexObj>();
+    d->index->tracer = tracer;
+    Ref idx = d->index->binop(in, Operator::Add, other, false);
+    if (op == Operator::Sub) idx = d->index->binop(in, Operator::Sub, other, false);
+    d->index = std::static_pointer_cast<IndexObj>(idx);
+    return d;
+  }
   if (op == Operator::MatMult)
     nki_error("unsupported_operator", "the @ operator is not supported on tiles",
               "use nl.matmul(x, y, transpose_x=...) or nisa.nc_matmul(stationary, moving)");

@@ -70,6 +70,15 @@ struct IndexObj : py::Obj {
   Ref getattr(py::Interp& in, const std::string& name) override;
 };
 
+// A runtime offset: a one-element integer tile plus an index expression
+// (`off_sb[0, c] + ij`), usable in on-chip subscripts of nisa.tensor_copy_dynamic_src/dst.
+struct DynIndexObj : py::Obj {
+  ir::Access value;                 // the one-element tile
+  std::shared_ptr<IndexObj> index;  // added affine part (may be a grid)
+  std::string type_name() const override { return "dynamic_index"; }
+  Ref binop(py::Interp& in, py::Operator op, const Ref& other, bool reflected) override;
+};
+
 // A conjunction of affine comparisons over an index grid (masks, `if i < n:` conditions,
 // affine_select predicates).
 struct PredObj : py::BranchDriver {
