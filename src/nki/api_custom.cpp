@@ -1,5 +1,7 @@
 // APIs lowered to Custom instructions (conventions: src/machine/custom_ops.h): statistics,
 // top-8 search, gathers, shuffles, random numbers (shared/docs/nki-spec.md §2.9–§2.10).
+#include <cmath>
+
 #include "nki/api_common.h"
 
 namespace nki::front {
@@ -38,6 +40,30 @@ Ref emit_custom(Tracer& t, const std::string& name, std::vector<int64_t> shape, 
   return res;
 }
 
+// A mask on the data operand of a search instruction (max8, nc_find_index8) limits which
+// elements take part: copy the active elements into a scratch tile pre-filled with `fill`, a
+// value that cannot win the search.
+std::shared_ptr<TensorObj> masked_data(Tracer& t, TensorObj* x, const Ref& mask, double fill, const std::string& api) {
+  if (!mask || py::is_none(mask)) return std::make_shared<TensorObj>(*x);
+  auto tmp = t.new_tensor(x->shape(), DType::Float32, ir::Buffer::Sbuf, "");
+  ir::Instr set;
+  set.op = ir::Opcode::Memset;
+  set.name = api + "(mask fill)";
+  set.engine = ir::Engine::Vector;
+  set.dst = tmp->view;
+  set.srcs.push_back(ir::Operand::of_imm(fill));
+  t.emit(std::move(set));
+  ir::Instr cp;
+  cp.op = ir::Opcode::Copy;
+  cp.name = api + "(masked data)";
+  cp.engine = ir::Engine::Vector;
+  cp.dst = tmp->view;
+  cp.srcs.push_back(ir::Operand::of(x->view));
+  cp.mask = make_mask(t, mask, x->shape().size());
+  t.emit(std::move(cp));
+  return tmp;
+}
+
 void same_partitions(const TensorObj& a, const TensorObj& b, const std::string& api) {
   if (a.shape()[0] != b.shape()[0])
     nki_error("err_num_partition_mismatch",
@@ -69,16 +95,17 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
   }));
   m.set("max8", make_fn("max8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "max8", {"src", "mask", "dtype"}, 0, 1);
-    TensorObj* x = on_chip_tile(a[0], "max8", "src");
-    int64_t f = free_size(*x);
+    TensorObj* x0 = on_chip_tile(a[0], "max8", "src");
+    int64_t f = free_size(*x0);
     if (f < 8 || f > 16384)
       nki_error("max8_free_size", "max8 needs between 8 and 16384 elements per partition, got " + std::to_string(f));
-    return emit_custom(t, "max8", {x->shape()[0], 8}, opt_dtype(a[2]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
+    DType out = opt_dtype(a[2]).value_or(x0->dtype());
+    auto x = masked_data(t, x0, a[1], -INFINITY, "nisa.max8");
+    return emit_custom(t, "max8", {x->shape()[0], 8}, out, {ir::Operand::of(x->view)}, nullptr, ir::Engine::Vector);
   }));
   m.set("nc_find_index8", make_fn("nc_find_index8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "nc_find_index8", {"data", "vals", "mask", "dtype"}, 0, 2);
-    TensorObj* x = on_chip_tile(a[0], "nc_find_index8", "data");
+    auto x = masked_data(t, on_chip_tile(a[0], "nc_find_index8", "data"), a[2], NAN, "nisa.nc_find_index8");
     TensorObj* v = on_chip_tile(a[1], "nc_find_index8", "vals");
     same_partitions(*x, *v, "nc_find_index8");
     if (free_size(*v) != 8) nki_error("find_index8_vals", "nc_find_index8 vals must hold exactly 8 values per partition");
@@ -152,7 +179,14 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     int64_t J = free_size(*idx);
     int64_t V = a.has(3) ? static_int(a[3]).value_or(0) : 16 * J;
     if (V <= 0 || V > 16 * J) nki_error("local_gather_indices", "local_gather num_valid_indices must be in 1..16*J");
-    return emit_custom(t, "local_gather", {P, V * E}, src->dtype(), {ir::Operand::of(src->view), ir::Operand::of(idx->view)},
+    // Output: one row of V gathered positions x E elements per partition; when every index is
+    // valid it keeps the index tile's free shape (e.g. [128, 4, 16] indices, E=4 -> [128, 4, 16, 4]).
+    std::vector<int64_t> out_shape = {P, V * E};
+    if (V == J && idx->shape().size() > 1) {
+      out_shape = idx->shape();
+      if (E > 1) out_shape.push_back(E);
+    }
+    return emit_custom(t, "local_gather", out_shape, src->dtype(), {ir::Operand::of(src->view), ir::Operand::of(idx->view)},
                        a[4], ir::Engine::GpSimd, {E, V});
   }));
 }

@@ -529,10 +529,6 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
         nki_error("err_unsupported_memory",
                   "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'hbm' instead.",
                   "load the data into SBUF first, or copy HBM to HBM with nisa.dma_copy");
-      if (v->buffer() == ir::Buffer::Psum)
-        nki_error("err_unsupported_memory",
-                  "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'psum' instead.",
-                  "copy the PSUM tile to SBUF first: nl.store(dst, value=nl.copy(psum_tile, dtype=dst.dtype))");
     }
     assign_into(t, *dst, a[1], std::nullopt, "nl.store", a[2]);
     return py::none();

@@ -47,6 +47,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
   size_t r = A.shape.size();
   std::vector<Ref> keys;
   if (auto* tup = cast<py::TupleObj>(key)) keys = tup->items;
+  else if (auto* grid = dynamic_cast<MgridObj*>(key.get())) keys = grid->components;  // a[nl.mgrid[...]]
   else keys.push_back(key);
   // Expand a single Ellipsis.
   for (size_t i = 0; i < keys.size(); ++i) {

@@ -118,6 +118,29 @@ std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>&
   return out;
 }
 
+bool same_except_unit_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
+  std::vector<int64_t> x, y;
+  for (int64_t d : a)
+    if (d != 1) x.push_back(d);
+  for (int64_t d : b)
+    if (d != 1) y.push_back(d);
+  return x == y;
+}
+
+ir::Access reshape_unit_dims(const ir::Access& a, const std::vector<int64_t>& shape) {
+  ir::Access out = a;
+  out.shape = shape;
+  for (auto& col : out.coef) col.assign(shape.size(), 0);
+  size_t j = 0;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (shape[k] == 1) continue;
+    while (j < a.shape.size() && a.shape[j] == 1) ++j;
+    for (size_t d = 0; d < a.coef.size(); ++d) out.coef[d][k] = a.coef[d][j];
+    ++j;
+  }
+  return out;
+}
+
 ir::Access broadcast_access(const ir::Access& a, const std::vector<int64_t>& shape) {
   ir::Access out = a;
   size_t r = a.shape.size(), n = shape.size();
@@ -389,7 +412,14 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
   reject_dynamic_view(dst, api);
   if (auto* v = as_tensor(value)) reject_dynamic_view(*v, api);
   const auto& dshape = dst.shape();
-  if (auto* v = as_tensor(value)) {
+  std::shared_ptr<TensorObj> squeezed;
+  if (auto* v = as_tensor(value); v && v->shape() != dshape && same_except_unit_dims(v->shape(), dshape)) {
+    // t[:, 0] is [P] while the destination is [P, 1]: the same elements, so match them up.
+    squeezed = std::make_shared<TensorObj>(*v);
+    squeezed->view = reshape_unit_dims(v->view, dshape);
+    squeezed->producer = -1;
+  }
+  if (auto* v = squeezed ? squeezed.get() : as_tensor(value)) {
     auto bs = broadcast_shapes(dshape, v->shape());
     if (!bs || *bs != dshape) {
       nki_error("err_store_dst_shape_smaller_than_other_shape",

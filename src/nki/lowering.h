@@ -29,6 +29,10 @@ std::string shape_str(const std::vector<int64_t>& s);
 // NumPy broadcasting of two shapes; nullopt when incompatible.
 std::optional<std::vector<int64_t>> broadcast_shapes(const std::vector<int64_t>& a,
                                                      const std::vector<int64_t>& b);
+// Shapes equal once size-1 dims are dropped ([128] vs [128, 1]).
+bool same_except_unit_dims(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
+// `a` re-indexed over `shape`, which differs from a.shape only by size-1 dims.
+ir::Access reshape_unit_dims(const ir::Access& a, const std::vector<int64_t>& shape);
 // Re-expresses `a` over the (broadcast) iteration shape `shape` (right-aligned, zero strides).
 ir::Access broadcast_access(const ir::Access& a, const std::vector<int64_t>& shape);
 

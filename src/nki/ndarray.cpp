@@ -133,8 +133,9 @@ void add_numpy_arrays(py::ModuleObj& np) {
   auto eye = [](const std::string& name) {
     return make_fn(name, [name](Interp&, CallArgs& a) -> Ref {
       Ref dt = a.take("dtype");
-      Ref mref = a.take("M", 1);
-      auto n = a.pos.empty() ? std::nullopt : static_int(a.pos[0]);
+      Ref mref = name == "eye" ? a.take("M", 1) : nullptr;
+      Ref nref = a.take(name == "eye" ? "N" : "n", 0);
+      auto n = nref ? static_int(nref) : std::nullopt;
       if (!n || *n <= 0) nki_error("invalid_arguments", "np." + name + " needs a positive size");
       int64_t m = mref && !py::is_none(mref) ? static_int(mref).value_or(*n) : *n;
       auto r = make_array({*n, m}, np_dtype(dt, DType::Float32));

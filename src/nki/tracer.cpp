@@ -398,12 +398,17 @@ void Tracer::run(const py::Module& module) {
   load_module(module);
   // Pick the kernel.
   std::shared_ptr<py::FunctionObj> fn;
+  bool pass_by_reference = false;  // @nki.trace kernels write their output arguments in place
   if (!opts_.kernel_name.empty()) {
     Ref* v = module_env()->lookup_local(opts_.kernel_name);
     if (!v) throw IoError("no function named '" + opts_.kernel_name + "' in " + file()->path());
     if (auto* lazy = py::cast<py::LazyErrorObj>(*v)) throw lazy->error;
-    if (auto k = std::dynamic_pointer_cast<KernelObj>(*v)) fn = k->fn;
-    else fn = std::dynamic_pointer_cast<py::FunctionObj>(*v);
+    if (auto k = std::dynamic_pointer_cast<KernelObj>(*v)) {
+      fn = k->fn;
+      pass_by_reference = k->decorator == "trace";
+    } else {
+      fn = std::dynamic_pointer_cast<py::FunctionObj>(*v);
+    }
     if (!fn) throw IoError("'" + opts_.kernel_name + "' in " + file()->path() + " is not a function");
   } else {
     auto kernels = find_kernels(*module_env());
@@ -422,6 +427,7 @@ void Tracer::run(const py::Module& module) {
       throw IoError("several kernels in " + file()->path() + " (" + names + "): choose one with --kernel NAME");
     }
     fn = kernels[0].second->fn;
+    pass_by_reference = kernels[0].second->decorator == "trace";
   }
   kernel_->name = fn->name;
   if (fn->def) kernel_def_loc_ = fn->def->span.begin;
@@ -447,7 +453,8 @@ void Tracer::run(const py::Module& module) {
       if (auto* nm = py::as<py::Name>(positional[i]->annotation.get()); nm && nm->id == "mutable_tensor")
         is_mutable = true;
     }
-    call.pos.push_back(make_param(opts_.args[i], positional[i]->arg_name, static_cast<int>(i), is_mutable));
+    call.pos.push_back(make_param(opts_.args[i], positional[i]->arg_name, static_cast<int>(i),
+                                  is_mutable || pass_by_reference));
   }
   for (const auto& [name, literal] : opts_.consts) {
     py::Module lit = py::parse_module_text("__v = " + literal, "--const " + name);
