@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build clang
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev libopenblas-dev
-  pybind11-dev python3-dev python3-numpy python3-torch
+  pybind11-dev python3-dev python3-numpy python3-torch python3-pytest
 )
 
 missing=()

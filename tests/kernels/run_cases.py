@@ -217,6 +217,7 @@ def check_run(nkiagent, path, text, opts, expect_runtime):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nkiagent", required=True)
+    ap.add_argument("--ir", action="store_true", help="also require `nkiagent ir` to print the IR of compiling cases")
     ap.add_argument("paths", nargs="+", help="case files or directories")
     args = ap.parse_args()
     files = []
@@ -240,6 +241,10 @@ def main():
                 err = check_warn(args.nkiagent, path, text, opts)
             else:
                 err = check_run(args.nkiagent, path, text, opts, "expect-runtime-error" in text and "/runtime/" in path)
+                if not err and args.ir:
+                    r = run(base_cmd(args.nkiagent, "ir", path, opts) + sum((["--arg", a] for a in opts["args"]), []))
+                    if r.returncode != 0 or not r.stdout.startswith("kernel ") or "body:" not in r.stdout:
+                        err = "nkiagent ir failed (exit %d): %s" % (r.returncode, r.stderr.strip()[:200])
         except Exception as ex:  # a broken case must not hide the others
             err = "harness error: %r" % (ex,)
         if err:
