@@ -128,3 +128,37 @@ TEST(ExecMisc, Tf32StorageRounding) {
   legacy.numerics = machine::Numerics::LegacySim;
   EXPECT_EQ(values<float>(execute(k, {host_f32({1, 1}, {x})}, legacy).outputs[0])[0], x);
 }
+
+// Buffers of 4 MiB and more are reserved and advised to use huge pages before their fill pass
+// (Memory::allocate). Their contents must be exactly those of small buffers: the uninitialised
+// pattern (NaN for floats, the sentinel 4 for integers) where nothing was written, the stored
+// values elsewhere. Checked on both sides of the threshold, for fp32, bf16 and int32 outputs.
+TEST(ExecMisc, LargeBuffersKeepUninitialisedPattern) {
+  for (int64_t rows : {int64_t{8}, int64_t{1024}, int64_t{2048}}) {
+    for (DType dt : {DType::Float32, DType::BFloat16, DType::Int32}) {
+      const int64_t cols = 1024;
+      KernelBuilder kb("large_alloc");
+      auto& k = kb.k;
+      int a = kb.param("a", DType::Float32, {rows / 2, cols});
+      int o = kb.output("o", dt, {rows, cols});
+      // Write the first half of the rows (a cast copy) and leave the second half unwritten.
+      k.body = {S(copy(box(k, o, {C(0), C(0)}, {rows / 2, cols}), whole(k, a), ir::Engine::Vector))};
+      std::vector<float> in(static_cast<size_t>(rows / 2 * cols));
+      for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 97);
+      auto r = execute(k, {host_f32({rows / 2, cols}, in)});
+      ASSERT_EQ(r.outputs.size(), 1u);
+      const HostTensor& h = r.outputs[0];
+      const size_t half = in.size();
+      if (dt == DType::Int32) {
+        auto v = values<int32_t>(h);
+        for (size_t i = 0; i < half; ++i) ASSERT_EQ(v[i], static_cast<int32_t>(i % 97)) << i;
+        for (size_t i = half; i < v.size(); ++i) ASSERT_EQ(v[i], 4) << i;
+      } else {
+        std::vector<float> v(static_cast<size_t>(h.element_count()));
+        convert_to_f32(dt, h.data.data(), v.data(), v.size());
+        for (size_t i = 0; i < half; ++i) ASSERT_EQ(v[i], static_cast<float>(i % 97)) << i;
+        for (size_t i = half; i < v.size(); ++i) ASSERT_TRUE(std::isnan(v[i])) << i;
+      }
+    }
+  }
+}
