@@ -179,11 +179,12 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     int64_t J = free_size(*idx);
     int64_t V = a.has(3) ? static_int(a[3]).value_or(0) : 16 * J;
     if (V <= 0 || V > 16 * J) nki_error("local_gather_indices", "local_gather num_valid_indices must be in 1..16*J");
-    // Output: one row of V gathered positions x E elements per partition; when every index is
-    // valid it keeps the index tile's free shape (e.g. [128, 4, 16] indices, E=4 -> [128, 4, 16, 4]).
+    // Output: V gathered positions x E elements per partition. When every index of a core's
+    // 16 x J block is used, the positions come in the block's column-major order, i.e. shape
+    // [P, J, 16, E] (the 2.24 ISA test: [128, 4] indices, E = 4 -> [128, 4, 16, 4]).
     std::vector<int64_t> out_shape = {P, V * E};
-    if (V == J && idx->shape().size() > 1) {
-      out_shape = idx->shape();
+    if (V == 16 * J) {
+      out_shape = {P, J, 16};
       if (E > 1) out_shape.push_back(E);
     }
     return emit_custom(t, "local_gather", out_shape, src->dtype(), {ir::Operand::of(src->view), ir::Operand::of(idx->view)},
@@ -191,7 +192,176 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
   }));
 }
 
+void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
+  // range_select [trn2]: keep on_true where comp_op0(range_start + j, bound0[p]) and
+  // comp_op1(range_start + j, bound1[p]), else on_false_value (spec §2.10.3).
+  m.set("range_select", make_fn("range_select", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "range_select", {"on_true_tile", "comp_op0", "comp_op1", "bound0", "bound1", "reduce_cmd", "reduce_res",
+                                  "reduce_op", "range_start", "on_false_value", "mask", "dtype"}, 0, 5);
+    if (t.target() != Target::Trn2)
+      nki_error("unsupported_on_target", "nisa.range_select is available on NeuronCore-v3 (trn2) only",
+                "compile with --target trn2 (platform_target='trn2')");
+    TensorObj* x = on_chip_tile(a[0], "range_select", "on_true_tile");
+    if (!dtype_is_float(x->dtype())) nki_error("unsupported_dtype", "range_select on_true_tile must be a float tile");
+    std::vector<int64_t> ops;
+    for (int i : {1, 2}) {
+      auto op = op_alu(a[i]);
+      if (!op || !(*op == ir::Alu::Equal || *op == ir::Alu::Less || *op == ir::Alu::LessEqual ||
+                   *op == ir::Alu::Greater || *op == ir::Alu::GreaterEqual))
+        nki_error("invalid_alu_op", "range_select comparison operators must be equal, less, less_equal, greater or greater_equal");
+      ops.push_back(static_cast<int64_t>(*op));
+    }
+    TensorObj* b0 = on_chip_tile(a[3], "range_select", "bound0");
+    TensorObj* b1 = on_chip_tile(a[4], "range_select", "bound1");
+    same_partitions(*x, *b0, "range_select");
+    same_partitions(*x, *b1, "range_select");
+    int64_t start = a.has(8) ? static_int(a[8]).value_or(0) : 0;
+    double on_false = a.has(9) ? py::as_number(a[9]).value_or(-3.4028234663852886e38) : -3.4028234663852886e38;
+    auto res = t.new_tensor(x->shape(), opt_dtype(a[11]).value_or(x->dtype()), ir::Buffer::Sbuf, "");
+    ir::Instr in;
+    in.op = ir::Opcode::Custom;
+    in.name = "range_select";
+    in.engine = ir::Engine::Vector;
+    in.dst = res->view;
+    in.srcs = {ir::Operand::of(x->view), ir::Operand::of(b0->view), ir::Operand::of(b1->view)};
+    in.int_attrs = {ops[0], ops[1], start};
+    in.float_attrs = {on_false};
+    if (a.has(6)) {
+      TensorObj* rr = on_chip_tile(a[6], "range_select", "reduce_res");
+      in.reduce_res = rr->view;
+      in.reduce_op = op_alu(a[7]).value_or(ir::Alu::Maximum);
+      if (*in.reduce_op != ir::Alu::Maximum) nki_error("invalid_alu_op", "range_select reduce_op must be max");
+    }
+    in.reduce_cmd = a.has(5) ? static_cast<int>(static_int(a[5]).value_or(0)) : 0;
+    in.mask = make_mask(t, a[10], x->shape().size());
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+  // tensor_copy_predicated: dst[i] = src[i] where predicate[i] != 0 (or == 0 with reverse_pred).
+  m.set("tensor_copy_predicated", make_fn("tensor_copy_predicated", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "tensor_copy_predicated", {"src", "dst", "predicate", "mask", "dtype", "reverse_pred"}, 0, 3);
+    TensorObj* dst = on_chip_tile(a[1], "tensor_copy_predicated", "dst");
+    TensorObj* pred = on_chip_tile(a[2], "tensor_copy_predicated", "predicate");
+    if (pred->dtype() != DType::UInt8 && pred->dtype() != DType::UInt16 && pred->dtype() != DType::UInt32 &&
+        pred->dtype() != DType::Bool)
+      nki_error("unsupported_dtype", "tensor_copy_predicated predicate must be uint8, uint16 or uint32");
+    if (ir::element_count(pred->shape()) != ir::element_count(dst->shape()))
+      nki_error("shape_mismatch", "tensor_copy_predicated predicate and dst must have the same elements");
+    check_writable(t, *dst);
+    ir::Operand src = operand_for(a[0], dst->shape(), "tensor_copy_predicated", "src");
+    if (auto* st = as_tensor(a[0]); st && st->dtype() != dst->dtype())
+      nki_error("unsupported_dtype", "tensor_copy_predicated src and dst must have the same dtype");
+    bool rev = a.has(5) && t.truthy(a[5]);
+    ir::Instr in;
+    in.op = ir::Opcode::Select;
+    in.name = "nisa.tensor_copy_predicated";
+    in.engine = ir::Engine::Vector;
+    in.dst = dst->view;
+    ir::Operand keep = ir::Operand::of(dst->view);
+    in.srcs = {ir::Operand::of(broadcast_access(pred->view, dst->shape())), rev ? keep : src, rev ? src : keep};
+    in.mask = make_mask(t, a[3], dst->shape().size());
+    t.emit(std::move(in), /*accumulation=*/true);
+    return py::none();
+  }));
+  // select_reduce and sequence_bounds are SDK 2.26 additions; the current docs' legacy-dialect ISA
+  // tests (aws-neuron-sdk nki/test) use them, so they are provided beyond the 2.24 surface.
+  m.set("select_reduce", make_fn("select_reduce", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "select_reduce", {"dst", "predicate", "on_true", "on_false", "reduce_res", "reduce_cmd", "reduce_op",
+                                   "reverse_pred", "mask", "dtype"}, 0, 4);
+    TensorObj* dst = on_chip_tile(a[0], "select_reduce", "dst");
+    TensorObj* pred = on_chip_tile(a[1], "select_reduce", "predicate");
+    check_writable(t, *dst);
+    ir::Instr in;
+    in.op = ir::Opcode::Custom;
+    in.name = "select_reduce";
+    in.engine = ir::Engine::Vector;
+    in.dst = dst->view;
+    ir::Operand off;
+    if (auto n = py::as_number(a[3])) off = ir::Operand::of_imm(*n);
+    else {
+      TensorObj* f = on_chip_tile(a[3], "select_reduce", "on_false");
+      off = ir::Operand::of(broadcast_access(f->view, dst->shape()));
+    }
+    in.srcs = {ir::Operand::of(broadcast_access(pred->view, dst->shape())),
+               operand_for(a[2], dst->shape(), "select_reduce", "on_true"), off};
+    in.int_attrs = {a.has(7) && t.truthy(a[7]) ? 1 : 0};
+    if (a.has(4)) {
+      in.reduce_res = on_chip_tile(a[4], "select_reduce", "reduce_res")->view;
+      in.reduce_op = op_alu(a[6]).value_or(ir::Alu::Maximum);
+    }
+    in.reduce_cmd = a.has(5) ? static_cast<int>(static_int(a[5]).value_or(0)) : 0;
+    in.mask = make_mask(t, a[8], dst->shape().size());
+    t.emit(std::move(in));
+    return py::none();
+  }));
+  m.set("sequence_bounds", make_fn("sequence_bounds", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "sequence_bounds", {"segment_ids", "dtype"}, 0, 1);
+    TensorObj* ids = on_chip_tile(a[0], "sequence_bounds", "segment_ids");
+    if (ids->shape().size() != 2 || ids->shape()[0] != 1)
+      nki_error("shape_mismatch", "sequence_bounds segment_ids must be a [1, n] tile");
+    return emit_custom(t, "sequence_bounds", {1, 2, ids->shape()[1]}, opt_dtype(a[1]).value_or(ids->dtype()),
+                       {ir::Operand::of(ids->view)}, nullptr, ir::Engine::GpSimd);
+  }));
+  // dma_transpose: 2-D [1,0], 3-D [2,1,0], 4-D [3,1,2,0] into a new SBUF tile.
+  m.set("dma_transpose", make_fn("dma_transpose", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "dma_transpose", {"src", "mask", "dtype"}, 1, 1);
+    TensorObj* src = need_tensor(a[0], "dma_transpose", "src");
+    if (src->buffer() == ir::Buffer::Psum) nki_error("err_unsupported_memory", "dma_transpose reads HBM or SBUF");
+    if (src->view.indirect) nki_error("indirect_indices_not_supported", "dma_transpose does not accept indirect indices");
+    size_t r = src->shape().size();
+    std::vector<size_t> perm;
+    if (r == 2) perm = {1, 0};
+    else if (r == 3) perm = {2, 1, 0};
+    else if (r == 4) perm = {3, 1, 2, 0};
+    else nki_error("err_exceed_max_supported_dimension", "dma_transpose supports 2-D to 4-D sources");
+    std::vector<int64_t> shape;
+    for (size_t p : perm) shape.push_back(src->shape()[p]);
+    auto res = t.new_tensor(shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
+    ir::Access v = src->view;
+    v.shape = shape;
+    for (auto& col : v.coef) {
+      std::vector<int64_t> c(r);
+      for (size_t k = 0; k < r; ++k) c[k] = col[perm[k]];
+      col = c;
+    }
+    ir::Instr in;
+    in.op = ir::Opcode::Copy;
+    in.name = "nisa.dma_transpose";
+    in.engine = ir::Engine::Dma;
+    in.dst = res->view;
+    in.srcs = {ir::Operand::of(v)};
+    in.mask = make_mask(t, a[1], shape.size());
+    res->producer = t.emit(std::move(in));
+    return res;
+  }));
+}
+
 void add_nl_custom(Tracer& t, py::ModuleObj& m) {
+  m.set("device_print", make_fn("device_print", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "device_print", {"prefix", "x", "mask"}, 2, 2);
+    const std::string* prefix = py::as_string(a[0]);
+    TensorObj* x = need_tensor(a[1], "device_print", "x");
+    ir::Instr in;
+    in.op = ir::Opcode::Custom;
+    in.name = "device_print#" + (prefix ? *prefix : std::string());
+    in.engine = ir::Engine::Vector;
+    in.dst = x->view;  // read only: the printer never writes its destination
+    in.srcs = {ir::Operand::of(x->view)};
+    t.emit(std::move(in), /*accumulation=*/true);
+    return py::none();
+  }));
+  m.set("random_seed", make_fn("random_seed", [&t](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "random_seed", {"seed", "mask"}, 1, 1);
+    auto scratch = t.new_tensor({1, 1}, DType::UInt32, ir::Buffer::Sbuf, "");
+    ir::Instr in;
+    in.op = ir::Opcode::Custom;
+    in.name = "random_seed";
+    in.engine = ir::Engine::GpSimd;
+    in.dst = scratch->view;
+    in.srcs = {operand_for(a[0], {1, 1}, "random_seed", "seed")};
+    t.emit(std::move(in));
+    return py::none();
+  }));
   m.set("gather_flattened", make_fn("gather_flattened", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "gather_flattened", {"data", "indices", "mask", "dtype"}, 2, 2);
     TensorObj* x = on_chip_tile(a[0], "gather_flattened", "data");

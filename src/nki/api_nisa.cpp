@@ -78,6 +78,7 @@ void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& ap
 }  // namespace
 
 void add_nisa_custom(Tracer& t, py::ModuleObj& m);
+void add_nisa_selects(Tracer& t, py::ModuleObj& m);
 
 std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.isa");
@@ -106,7 +107,32 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
                                "tile_position", "tile_size", "mask", "perf_mode"}, 2, 2);
     TensorObj* st = need_tensor(a[0], "nc_matmul", "stationary");
     TensorObj* mv = need_tensor(a[1], "nc_matmul", "moving");
-    if (a.has(8)) nki_error("unsupported_api", "nisa.nc_matmul(perf_mode=...) is not supported by this simulator yet");
+    if (a.has(8)) {
+      const std::string* pm = py::as_string(a[8]);
+      if (!pm || *pm != "double_row_gen3")
+        nki_error("unsupported_api", "nisa.nc_matmul(perf_mode=" + (a[8] ? a[8]->repr() : std::string()) +
+                                         ") is not supported by this simulator yet");
+      if (t.target() != Target::Trn2)
+        nki_error("unsupported_on_target", "nc_matmul perf_mode='double_row_gen3' needs NeuronCore-v3 (trn2)");
+      // stationary [K, 2, M], moving [K, 2, N]: result [M, N] = sum over k and the row pair.
+      if (st->shape().size() != 3 || mv->shape().size() != 3 || st->shape()[1] != 2 || mv->shape()[1] != 2)
+        nki_error("shape_mismatch", "double-row nc_matmul needs stationary [K, 2, M] and moving [K, 2, N] tiles");
+      auto row = [](const TensorObj& x, int64_t l) {
+        TensorObj v = x;
+        ir::Access& acc = v.view;
+        for (size_t d = 0; d < acc.offset.size(); ++d)
+          acc.offset[d].constant += acc.coef[d][1] * l;
+        acc.shape = {x.shape()[0], x.shape()[2]};
+        for (auto& col : acc.coef) col = {col[0], col[2]};
+        return v;
+      };
+      TensorObj s0 = row(*st, 0), m0 = row(*mv, 0), s1 = row(*st, 1), m1 = row(*mv, 1);
+      Ref res = emit_matmul(t, "nisa.nc_matmul", s0, m0, a[7]);
+      Ref second = emit_matmul(t, "nisa.nc_matmul", s1, m1, a[7]);
+      assign_into(t, *as_tensor(res), second, ir::Alu::Add, "nisa.nc_matmul");
+      as_tensor(res)->producer = -1;
+      return res;
+    }
     bool has_pos = a.has(5) && py::cast<py::SeqObj>(a[5]) && a[5]->len(in) > 0;
     bool has_size = a.has(6) && py::cast<py::SeqObj>(a[6]) && a[6]->len(in) > 0;
     if (has_pos != has_size)
@@ -562,6 +588,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     return py::none();
   }));
   add_nisa_custom(t, *m);
+  add_nisa_selects(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",
                         "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose", "builtin_custom_op"}) {

@@ -671,7 +671,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
 
   // ---- SDK 2.24 APIs not implemented yet: fail loudly.
   for (const char* n : {"all_reduce", "gemm_grid", "gemm_stationary_grid", "nc", "spmd_dim", "rand",
-                        "random_seed", "loop_reduce", "gather_flattened", "dropout"}) {
+                        "loop_reduce"}) {
     if (!m->find(n)) m->set(n, unsupported_api(std::string("nl.") + n));
   }
   return m;

@@ -65,6 +65,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
                                           std::to_string(r) + " dimensions but " +
                                           std::to_string(keys.size()) + " were indexed");
   std::vector<Idx> idx(keys.size());
+  std::vector<std::shared_ptr<DynIndexObj>> keep_alive;
   bool any_adv = false, any_slice = false;
   for (size_t j = 0; j < keys.size(); ++j) {
     const Ref& k = keys[j];
@@ -96,6 +97,18 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         nki_error("invalid_index", "a runtime offset can only index an on-chip tile; use an indirect DMA for HBM");
       idx[j].kind = IdxKind::Dynamic;
       idx[j].dynamic = dyn;
+      idx[j].adv = dyn->index.get();
+      any_adv = true;
+    } else if (auto* tt = as_tensor(k); tt && ir::is_on_chip(base.buffer()) && j != 0 &&
+                                         ir::element_count(tt->shape()) == 1) {
+      // A one-element tile indexing a free dim of an on-chip tile: a runtime offset.
+      auto dyn = std::make_shared<DynIndexObj>();
+      dyn->value = tt->view;
+      dyn->index = std::make_shared<IndexObj>();
+      dyn->index->tracer = &t;
+      keep_alive.push_back(dyn);
+      idx[j].kind = IdxKind::Dynamic;
+      idx[j].dynamic = dyn.get();
       idx[j].adv = dyn->index.get();
       any_adv = true;
     } else if (auto* tt = as_tensor(k)) {

@@ -242,7 +242,7 @@ Ref DynIndexObj::binop(py::Interp& in, Operator op, const Ref& other, bool refle
 Ref TensorObj::binop(py::Interp& in, Operator op, const Ref& other, bool reflected) {
   // A one-element integer tile plus an index expression is a runtime offset (dynamic copies).
   if ((op == Operator::Add || (op == Operator::Sub && !reflected)) && ir::element_count(view.shape) == 1 &&
-      dtype_is_int(dtype()) && ir::is_on_chip(buffer()) && (as_index(other) || py::as_int(other))) {
+      ir::is_on_chip(buffer()) && (as_index(other) || (dtype_is_int(dtype()) && py::as_int(other)))) {
     auto d = std::make_shared<DynIndexObj>();
     d->value = view;
     d->index = std::make_shared<IndexObj>();

@@ -31,6 +31,8 @@ struct TraceOptions {
   std::vector<std::pair<std::string, std::string>> consts;   // name -> Python literal
   std::vector<int64_t> grid;                                 // SPMD grid (empty = none)
   Target target = Target::Trn1;
+  // nki.simulate_kernel leniency (spec §7.1): kernels may return on-chip tiles.
+  bool simulation_leniency = false;
 };
 
 struct TraceResult {

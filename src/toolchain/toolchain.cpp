@@ -22,6 +22,8 @@ CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts
 
 RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, RunSettings settings) {
   RunOutcome out;
+  // The legacy simulator's behaviour comes with its leniency (returning SBUF tiles, spec §7.1).
+  if (settings.machine.numerics == machine::Numerics::LegacySim) settings.trace.simulation_leniency = true;
   if (settings.trace.args.empty()) {
     for (const HostTensor& t : inputs) settings.trace.args.push_back(front::ArgSpec{t.shape, t.dtype});
   }
