@@ -51,6 +51,19 @@ struct Atom {
 
 enum class CmpKind : uint8_t { Lt, Le, Gt, Ge, Eq, Ne };
 
+// Whether `v CMP 0` holds.
+inline bool cmp_holds(CmpKind c, int64_t v) {
+  switch (c) {
+    case CmpKind::Lt: return v < 0;
+    case CmpKind::Le: return v <= 0;
+    case CmpKind::Gt: return v > 0;
+    case CmpKind::Ge: return v >= 0;
+    case CmpKind::Eq: return v == 0;
+    case CmpKind::Ne: return v != 0;
+  }
+  return false;
+}
+
 // sum_j coef[j]*k_j + rest  CMP  0   where k_j are coordinates of the instruction's iteration
 // space (empty coef = a predicate over loop variables only, as in `if i < 2:`).
 struct Predicate {

@@ -17,17 +17,7 @@ inline int64_t floor_div(int64_t a, int64_t b) {
 }
 inline int64_t py_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
 
-inline bool compare(ir::CmpKind c, int64_t v) {
-  switch (c) {
-    case ir::CmpKind::Lt: return v < 0;
-    case ir::CmpKind::Le: return v <= 0;
-    case ir::CmpKind::Gt: return v > 0;
-    case ir::CmpKind::Ge: return v >= 0;
-    case ir::CmpKind::Eq: return v == 0;
-    case ir::CmpKind::Ne: return v != 0;
-  }
-  return false;
-}
+inline bool compare(ir::CmpKind c, int64_t v) { return ir::cmp_holds(c, v); }
 
 class AtomEnv {
  public:

@@ -57,18 +57,7 @@ class BoundsChecker {
     return 0;
   }
 
-  bool holds(const ir::Predicate& p) {
-    int64_t v = eval(p.rest);
-    switch (p.cmp) {
-      case ir::CmpKind::Lt: return v < 0;
-      case ir::CmpKind::Le: return v <= 0;
-      case ir::CmpKind::Gt: return v > 0;
-      case ir::CmpKind::Ge: return v >= 0;
-      case ir::CmpKind::Eq: return v == 0;
-      case ir::CmpKind::Ne: return v != 0;
-    }
-    return true;
-  }
+  bool holds(const ir::Predicate& p) { return ir::cmp_holds(p.cmp, eval(p.rest)); }
 
   void walk(const std::vector<ir::Stmt>& body) {
     for (const ir::Stmt& s : body) {

@@ -75,17 +75,6 @@ std::shared_ptr<IndexObj> to_index(Tracer* t, const Ref& r) {
   return nullptr;
 }
 
-bool eval_const_cmp(ir::CmpKind k, int64_t v) {
-  switch (k) {
-    case ir::CmpKind::Lt: return v < 0;
-    case ir::CmpKind::Le: return v <= 0;
-    case ir::CmpKind::Gt: return v > 0;
-    case ir::CmpKind::Ge: return v >= 0;
-    case ir::CmpKind::Eq: return v == 0;
-    case ir::CmpKind::Ne: return v != 0;
-  }
-  return false;
-}
 
 }  // namespace
 
@@ -402,7 +391,7 @@ Ref IndexObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) {
   p->shape = diff->shape;
   p->uses_arange = diff->is_arange && std::any_of(diff->coef.begin(), diff->coef.end(), [](int64_t c) { return c != 0; });
   if (!p->uses_arange && diff->shape.empty() && diff->rest.is_constant())
-    return py::make_bool(eval_const_cmp(cmp_kind(op), diff->rest.constant));
+    return py::make_bool(ir::cmp_holds(cmp_kind(op), diff->rest.constant));
   if (diff->is_arange) p->uses_arange = true;
   ir::Predicate pr;
   pr.coef = diff->coef;
