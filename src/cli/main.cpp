@@ -20,6 +20,7 @@ commands:
   ir       print the kernel IR of a traced kernel
   run      simulate a kernel on .npy inputs
   verify   check a kernel against a benchmark task's PyTorch reference
+  tasks    list/show benchmark tasks, verify every reference solution, audit against trivial kernels
   solve    let an LLM write a kernel for a task (agent, multi-turn or single-shot)
   bench    run a model over a task subset (parallel, resumable, sharded)
   merge    combine shard run directories into one run
@@ -44,6 +45,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return nki::cli::cmd_run(sub_argc, sub_argv);
     if (cmd == "verify") return nki::cli::cmd_verify(sub_argc, sub_argv);
     if (cmd == "solve") return nki::cli::cmd_solve(sub_argc, sub_argv);
+    if (cmd == "tasks") return nki::cli::cmd_tasks(sub_argc, sub_argv);
     if (cmd == "bench") return nki::cli::cmd_bench(sub_argc, sub_argv);
     if (cmd == "merge") return nki::eval::cmd_merge(sub_argc, sub_argv);
     if (cmd == "report") return nki::eval::cmd_report(sub_argc, sub_argv);

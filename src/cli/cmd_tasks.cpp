@@ -1,0 +1,198 @@
+// nkiagent tasks list | show ID | verify-solutions | audit  (issue 4, docs/tasks.md)
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "base/dtype_convert.h"
+#include "cli/commands.h"
+#include "cli/options.h"
+#include "task/task_spec.h"
+#include "toolchain/toolchain.h"
+
+namespace nki::cli {
+
+namespace {
+
+const char* kTasksHelp = R"(usage: nkiagent tasks COMMAND [options]
+
+commands:
+  list [--subset NAME]              one line per task: id, level, category, dtypes, shapes
+  show ID                           the task's manifest summary and reference source
+  verify-solutions [--subset NAME] [--trials N]
+                                    verify every reference solution (solutions/<id>.py) on the
+                                    simulator against PyTorch; prints a summary and the slowest tasks
+  audit [--subset NAME] [--trials N]
+                                    prove that trivial kernels fail every task: outputs of all
+                                    zeros, a constant, a copy of an input, NaN, and the inputs
+                                    modified in place must all be rejected by verify
+
+options: --tasks-dir DIR (default: $NKI_TASKS_DIR or the repository's tasks/), --subset NAME
+         (tasks/subsets/NAME.txt; default: every task directory)
+exit status: 0 success, 1 a check failed, 2 usage or I/O error
+)";
+
+std::string shape_text(const std::vector<int64_t>& s) {
+  std::string t;
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
+  return t;
+}
+
+std::vector<std::string> subset_ids(const std::string& root, const std::string& subset) {
+  std::vector<std::string> ids;
+  if (subset.empty()) {
+    std::ifstream in(root + "/subsets/all.txt");
+    if (!in) throw IoError("no --subset given and " + root + "/subsets/all.txt does not exist");
+  }
+  std::string path = root + "/subsets/" + (subset.empty() ? "all" : subset) + ".txt";
+  std::ifstream in(path);
+  if (!in) throw IoError("cannot read subset list " + path);
+  std::string line;
+  while (std::getline(in, line)) {
+    line.erase(0, line.find_first_not_of(" \t"));
+    line.erase(line.find_last_not_of(" \t\r") + 1);
+    if (!line.empty() && line[0] != '#') ids.push_back(line);
+  }
+  return ids;
+}
+
+HostTensor filled(const TensorSpec& o, float v) {
+  HostTensor t;
+  t.dtype = o.dtype;
+  t.shape = o.shape;
+  std::vector<float> f(static_cast<size_t>(t.element_count()), v);
+  t.data.resize(f.size() * dtype_size(o.dtype));
+  convert_f32_to(o.dtype, f.data(), t.data.data(), f.size());
+  return t;
+}
+
+// A fake kernel returning fixed outputs (what a trivial NKI kernel would produce).
+KernelRunner trivial_runner(const TaskSpec& task, const std::string& kind) {
+  return [task, kind](const std::vector<HostTensor>& args) {
+    KernelRunResult r;
+    for (const TensorSpec& o : task.outputs) {
+      if (kind == "zeros") r.outputs.push_back(filled(o, 0.0f));
+      else if (kind == "constant") r.outputs.push_back(filled(o, 1.0f));
+      else if (kind == "nan") r.outputs.push_back(filled(o, NAN));
+      else if (kind == "copy-input") {
+        // the first argument with the output's element count, reshaped and cast
+        HostTensor t = filled(o, 0.0f);
+        for (const HostTensor& a : args) {
+          if (a.element_count() != t.element_count()) continue;
+          std::vector<float> f(static_cast<size_t>(a.element_count()));
+          convert_to_f32(a.dtype, a.data.data(), f.data(), f.size());
+          convert_f32_to(o.dtype, f.data(), t.data.data(), f.size());
+          break;
+        }
+        r.outputs.push_back(t);
+      } else if (kind == "modify-input") {
+        // correct-looking shapes but the inputs are overwritten (args_after differs)
+        r.outputs.push_back(filled(o, 0.0f));
+      }
+    }
+    if (kind == "modify-input") {
+      r.args_after = args;
+      for (HostTensor& a : r.args_after) std::fill(a.data.begin(), a.data.end(), 0);
+    }
+    return r;
+  };
+}
+
+int list_tasks(const Options& o, const std::string& root) {
+  for (const std::string& id : subset_ids(root, o.get("subset", "ablation60"))) {
+    TaskSpec t = load_task(resolve_task_dir(id, root));
+    std::string args;
+    for (const TensorSpec& a : t.kernel_args()) args += (args.empty() ? "" : " ") + a.name + ":" + shape_text(a.shape) + ":" + dtype_name(a.dtype);
+    std::cout << t.id << "  L" << t.level << "  " << t.category << "  " << args << "\n";
+  }
+  return 0;
+}
+
+int show_task(const Options& o, const std::string& root) {
+  if (o.positionals().size() != 2) throw UsageError("tasks show takes one task id");
+  TaskSpec t = load_task(resolve_task_dir(o.positionals()[1], root));
+  std::cout << "id: " << t.id << "\nlevel: " << t.level << "\ncategory: " << t.category << "\ndescription: " << t.description
+            << "\nseed: " << t.seed << "  trials: " << t.trials << "\nkernel arguments:\n";
+  for (const TensorSpec& a : t.kernel_args()) std::cout << "  " << a.name << " " << shape_text(a.shape) << " " << dtype_name(a.dtype) << "\n";
+  std::cout << "outputs:\n";
+  for (const TensorSpec& a : t.outputs) {
+    Tolerance tol = t.tolerance_for(a.dtype, false);
+    std::cout << "  " << shape_text(a.shape) << " " << dtype_name(a.dtype) << " (atol " << tol.atol << ", rtol " << tol.rtol << ")\n";
+  }
+  std::ifstream ref(t.dir + "/reference.py");
+  std::cout << "reference.py:\n" << ref.rdbuf();
+  return 0;
+}
+
+int verify_solutions(const Options& o, const std::string& root) {
+  std::vector<std::string> ids = subset_ids(root, o.get("subset", "ablation60"));
+  std::string solutions = o.get("solutions-dir", root + "/../solutions");
+  VerifyOptions vo;
+  vo.trials = o.has("trials") ? std::stoi(o.get("trials")) : 0;
+  std::vector<std::pair<double, std::string>> times;
+  int passed = 0, failed = 0;
+  auto start = std::chrono::steady_clock::now();
+  for (const std::string& id : ids) {
+    auto t0 = std::chrono::steady_clock::now();
+    TaskSpec task = load_task(resolve_task_dir(id, root));
+    VerifyReport rep = verify_task(task, vo, toolchain::make_runner(load_source_file(solutions + "/" + id + ".py"), {}));
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    times.emplace_back(secs, id);
+    if (rep.status == VerifyStatus::Pass) {
+      ++passed;
+    } else {
+      ++failed;
+      std::cout << "FAIL " << id << ": " << render_verify_text(rep);
+    }
+    std::cerr << "\r[" << passed + failed << "/" << ids.size() << "] " << id << "            " << std::flush;
+  }
+  std::cerr << "\n";
+  double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::sort(times.rbegin(), times.rend());
+  std::cout << "verify-solutions: " << ids.size() << " tasks in " << total << " s (golden data included); slowest:";
+  for (size_t i = 0; i < std::min<size_t>(5, times.size()); ++i) std::cout << " " << times[i].second << " " << times[i].first << "s";
+  std::cout << "\n" << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+int audit(const Options& o, const std::string& root) {
+  std::vector<std::string> ids = subset_ids(root, o.get("subset", "ablation60"));
+  VerifyOptions vo;
+  vo.trials = o.has("trials") ? std::stoi(o.get("trials")) : 0;
+  int passed = 0, failed = 0;
+  for (const std::string& id : ids) {
+    TaskSpec task = load_task(resolve_task_dir(id, root));
+    for (const char* kind : {"zeros", "constant", "copy-input", "nan", "modify-input"}) {
+      VerifyReport rep = verify_task(task, vo, trivial_runner(task, kind));
+      if (rep.status == VerifyStatus::Pass) {
+        ++failed;
+        std::cout << "FAIL " << id << ": a trivial kernel (" << kind << ") passes verification\n";
+      } else {
+        ++passed;
+      }
+    }
+  }
+  std::cout << passed << " passed, " << failed << " failed\n";
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int cmd_tasks(int argc, char** argv) {
+  Options o(argc, argv, {"subset", "tasks-dir", "trials", "solutions-dir"}, {"help"});
+  if (o.flag("help") || o.positionals().empty()) {
+    std::cout << kTasksHelp;
+    return o.flag("help") ? 0 : 2;
+  }
+  std::string root = o.get("tasks-dir", default_tasks_root());
+  const std::string& sub = o.positionals()[0];
+  if (sub == "list") return list_tasks(o, root);
+  if (sub == "show") return show_task(o, root);
+  if (sub == "verify-solutions") return verify_solutions(o, root);
+  if (sub == "audit") return audit(o, root);
+  throw UsageError("unknown tasks command '" + sub + "'");
+}
+
+}  // namespace nki::cli
