@@ -70,7 +70,10 @@ std::string usage() {
       "Runs one episode per (task, sample) and records each in RUN_DIR/results.sqlite as it ends.\n"
       "Re-running the same command resumes: finished episodes are skipped, interrupted ones are run\n"
       "again. A run directory belongs to one configuration; different options need a new --run-dir.\n"
-      "Shards (--shard I/N) are combined afterwards with `nkiagent merge`; see docs/evaluation.md.",
+      "Shards (--shard I/N) are combined afterwards with `nkiagent merge`; see docs/evaluation.md.\n"
+      "Model access (read by the nkiagent front end): --base-url URL (OpenAI-compatible or Anthropic\n"
+      "endpoint), --timeout S (per request), --replay-dir DIR (replay DIR/<task_id>.jsonl transcripts\n"
+      "offline instead of calling a model; see examples/bench/).",
       bench_options());
 }
 
