@@ -55,6 +55,9 @@ class Episode {
 std::string outcome_of(const ToolResult& r) { return r.passed ? "ok" : failure_kind_name(r.failure); }
 
 void Episode::set_kernel(const std::string& code) {
+  // Re-submitting the same kernel keeps the turn that first produced it, so turns-to-pass counts
+  // when the passing kernel was written, not when it was last repeated (multi-turn mode).
+  if (code == result_.final_kernel && result_.kernel_turn > 0) return;
   result_.final_kernel = code;
   result_.kernel_turn = turn_;
 }
