@@ -143,6 +143,7 @@ Ref Interp::lookup_name(const std::string& name, SourceLoc loc) {
 }
 
 void Interp::bind_name(const std::string& name, Ref value) {
+  on_bind(name, value);
   if (std::find(env_->globals.begin(), env_->globals.end(), name) != env_->globals.end()) {
     globals_->set_local(name, std::move(value));
     return;

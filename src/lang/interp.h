@@ -83,6 +83,9 @@ class Interp {
   // a sequential symbolic loop here. Default: nullptr (iterate concretely).
   virtual Ref adapt_for_iterable(const For& stmt, const Ref& iterable) { return nullptr; }
 
+  // Called whenever a Python name is bound (the tracer names tensors after their variables).
+  virtual void on_bind(const std::string& name, const Ref& value) {}
+
   // The statement currently executing (for diagnostics of objects that need a location).
   SourceLoc current_loc() const { return cur_loc_; }
   int call_depth() const { return depth_; }

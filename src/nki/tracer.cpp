@@ -114,6 +114,15 @@ Ref Tracer::adapt_for_iterable(const py::For&, const Ref& iterable) {
   return nullptr;
 }
 
+void Tracer::on_bind(const std::string& name, const Ref& value) {
+  // Give an anonymous tensor the name of the first variable it is bound to, so IR dumps and
+  // diagnostics say 'acc' rather than 't7'.
+  auto* t = as_tensor(value);
+  if (!t || !tracing_) return;
+  ir::TensorDecl& d = kernel_->tensors[t->view.tensor];
+  if (d.name == "t" + std::to_string(d.id) && d.role != ir::TensorRole::Parameter) d.name = name;
+}
+
 int Tracer::new_atom(ir::Atom a) {
   kernel_->atoms.push_back(std::move(a));
   return static_cast<int>(kernel_->atoms.size()) - 1;
