@@ -140,11 +140,7 @@ ModelReply AnthropicClient::complete(const Conversation& conv) {
   PostOutcome out = post_with_retry(req, config_.retry, "anthropic");
   raise_for_status("anthropic", config_.model, req.url, out.result, "ANTHROPIC_API_KEY");
   ModelReply reply = anthropic_wire::parse_response(out.result.body);
-  reply.usage.calls = 1;
-  reply.usage.retries = out.attempts - 1;
-  reply.usage.latency_s = out.elapsed_s;
-  if (config_.prices) config_.prices->apply(name(), reply.usage);
-  else reply.usage.price_known = false;
+  account_call(reply.usage, out.attempts, out.elapsed_s, config_.prices.get(), name());
   return reply;
 }
 

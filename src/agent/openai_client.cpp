@@ -145,11 +145,7 @@ ModelReply OpenAIClient::complete(const Conversation& conv) {
   PostOutcome out = post_with_retry(req, config_.retry, "openai");
   raise_for_status("openai", config_.model, req.url, out.result, "OPENAI_API_KEY");
   ModelReply reply = openai_wire::parse_response(out.result.body);
-  reply.usage.calls = 1;
-  reply.usage.retries = out.attempts - 1;
-  reply.usage.latency_s = out.elapsed_s;
-  if (config_.prices) config_.prices->apply(name(), reply.usage);
-  else reply.usage.price_known = false;
+  account_call(reply.usage, out.attempts, out.elapsed_s, config_.prices.get(), name());
   return reply;
 }
 

@@ -80,6 +80,15 @@ void PriceTable::apply(const std::string& name, Usage& u) const {
   u.price_known = true;
 }
 
+void account_call(Usage& usage, int attempts, double elapsed_s, const PriceTable* prices,
+                  const std::string& provider_model) {
+  usage.calls = 1;
+  usage.retries = attempts - 1;
+  usage.latency_s = elapsed_s;
+  if (prices) prices->apply(provider_model, usage);
+  else usage.price_known = false;
+}
+
 std::string resolve_price_table_path(const std::string& flag, const std::string& prompts_dir) {
   if (!flag.empty()) return flag;
   if (const char* env = std::getenv("NKI_AGENT_PRICES"); env && *env) return env;

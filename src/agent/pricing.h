@@ -37,6 +37,11 @@ class PriceTable {
   std::map<std::string, Price> prices_;
 };
 
+// Fills the usage of one model call: calls, retries beyond the first attempt, latency, and the
+// cost from `prices` (price unknown when there is no table). Shared by every HTTP client.
+void account_call(Usage& usage, int attempts, double elapsed_s, const PriceTable* prices,
+                  const std::string& provider_model);
+
 // Which price file to use: `flag` if non-empty, else $NKI_AGENT_PRICES, else
 // <prompts_dir>/prices.json.
 std::string resolve_price_table_path(const std::string& flag, const std::string& prompts_dir);
