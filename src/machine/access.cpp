@@ -104,7 +104,7 @@ View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& 
   return b;
 }
 
-View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob_skip) {
+View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob_skip, Use use) {
   const ir::Kernel& k = cx.k;
   if (a.tensor < 0 || a.tensor >= static_cast<int>(k.tensors.size()))
     cx.fail("sim_bad_ir", "operand refers to an unknown tensor id " + std::to_string(a.tensor));
@@ -117,7 +117,14 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
     cx.fail("sim_bad_ir", "access to '" + t.name + "' has an iteration space of rank > 32");
   View v;
   v.tensor = a.tensor;
-  v.data = cx.mem.data(a.tensor);
+  int64_t shift = 0;  // offset into the source storage of a deferred copy (Use::Read)
+  if (use == Use::Read) {
+    v.data = cx.mem.read_data(a.tensor, &shift, &v.store_root);
+  } else {
+    if (use == Use::Write) cx.mem.prepare_write(a.tensor);
+    v.data = cx.mem.data(a.tensor);
+    v.store_root = cx.mem.root(a.tensor);
+  }
   v.dtype = cx.mem.storage_dtype(a.tensor);
   v.elem_size = dtype_size(v.dtype);
   v.shadow = cx.mem.shadow(a.tensor);
@@ -175,7 +182,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
   if (a.indirect) {
     if (ind_dim < 0 || ind_dim >= static_cast<int>(R) || !a.indirect->index)
       cx.fail("sim_bad_ir", "indirect access to '" + t.name + "' has an invalid dimension");
-    View iv = resolve(cx, *a.indirect->index, nullptr);
+    View iv = resolve(cx, *a.indirect->index, nullptr, false, Use::Read);
     View bv = broadcast_view(cx, iv, a.shape);
     std::vector<int64_t> idx(static_cast<size_t>(n));
     cx.note_uninit(gather_i64(bv, mask, idx.data()), bv.tensor);
@@ -205,6 +212,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
       v.indirect[static_cast<size_t>(f)] = idx[static_cast<size_t>(f)] * rowstride[dd];
     });
   }
+  v.base += shift;
   v.collapse();
   return v;
 }

@@ -24,10 +24,19 @@ struct ActiveSet {
 ActiveSet eval_mask(const AtomEnv& env, const std::optional<ir::Mask>& mask,
                     const std::vector<int64_t>& shape);
 
+// How an instruction uses an operand (see Memory's deferred copies):
+//   Write: the instruction may write through the view; deferred copies it would invalidate are
+//          performed first. The default, and always correct.
+//   Read:  read-only; the view may point into the source storage of a deferred copy.
+//   Peek:  the tensor's own storage with nothing materialised; the caller must call
+//          Memory::prepare_write before writing through it.
+enum class Use { Write, Read, Peek };
+
 // Evaluates one Access at the current loop values. `mask` (nullable, flat over a.shape) limits
 // bounds checks to active elements. With oob_skip, out-of-range indirect rows are marked in
 // View::dropped instead of raising.
-View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob_skip = false);
+View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob_skip = false,
+             Use use = Use::Write);
 
 // A view of `v` broadcast (NumPy rules, right-aligned) to `shape`; throws on incompatibility.
 View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& shape);

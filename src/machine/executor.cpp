@@ -129,6 +129,7 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
       pid[d] = 0;
     }
   }
+  mem.materialize_all();  // on-chip tiles can be results (legacy simulation kernels)
 
   // Parameter contents after the run: for pass-by-reference kernels, or when a parameter was
   // written (nt.mutable_tensor).

@@ -38,6 +38,9 @@ struct RunOptions {
   bool warn_uninit = false;
   // Refuse to allocate tensors (and per-instruction scratch) beyond this many bytes in total.
   int64_t max_bytes = int64_t{4} << 30;
+  // Defer plain HBM -> SBUF tile copies until either side is written (see Memory::alias_to).
+  // Results are identical either way; off only to compare against eager copying.
+  bool elide_copies = true;
 };
 
 struct RunResult {

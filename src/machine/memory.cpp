@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -70,12 +71,17 @@ void fill_float(DType t, uint8_t* p, int64_t n, float v) {
 }  // namespace
 
 Memory::Memory(const ir::Kernel& k, const RunOptions& opt)
-    : k_(k), numerics_(opt.numerics), track_(opt.warn_uninit), max_bytes_(opt.max_bytes) {
+    : k_(k),
+      numerics_(opt.numerics),
+      track_(opt.warn_uninit),
+      elide_(opt.elide_copies),
+      max_bytes_(opt.max_bytes) {
   size_t n = k.tensors.size();
   root_.assign(n, -1);
   view_dtype_.assign(n, DType::Float32);
   store_.resize(n);
   allocated_.assign(n, false);
+  deferred_.assign(n, Deferred{});
   for (size_t t = 0; t < n; ++t) {
     int r = static_cast<int>(t);
     int hops = 0;
@@ -172,6 +178,13 @@ void Memory::initialise(int t) {
   if (root_[t] != t) return;  // views never initialise their base
   Storage& s = store_[t];
   if (s.borrowed) return;
+  if (!deferred_roots_.empty()) {  // overwritten entirely: drop its deferred copy
+    if (deferred_[t].src >= 0) {
+      deferred_[t] = Deferred{};
+      deferred_roots_.erase(std::find(deferred_roots_.begin(), deferred_roots_.end(), t));
+    }
+    materialize_readers_of(t);
+  }
   const ir::TensorDecl& d = k_.tensors[t];
   if (d.role == ir::TensorRole::Constant && !d.const_data.empty()) {
     int64_t want = s.elements * static_cast<int64_t>(dtype_size(d.dtype));
@@ -223,12 +236,71 @@ void Memory::allocate_persistent() {
 }
 
 void Memory::begin_instance() {
+  // Every deferred copy targets an on-chip (per-instance) root, which is re-initialised below.
+  for (int r : deferred_roots_) deferred_[r] = Deferred{};
+  deferred_roots_.clear();
   for (size_t t = 0; t < k_.tensors.size(); ++t) {
     int id = static_cast<int>(t);
     if (root_[t] != id || is_persistent(id)) continue;
     allocate(id);
     initialise(id);
   }
+}
+
+void Memory::alias_to(int dst_root, int src_root, int64_t src_base) {
+  materialize_readers_of(dst_root);  // they still need the old contents
+  if (deferred_[dst_root].src < 0) deferred_roots_.push_back(dst_root);
+  deferred_[dst_root] = Deferred{src_root, src_base};
+  store_[dst_root].fresh_nan = false;
+}
+
+void Memory::materialize(int r) {
+  Deferred d = deferred_[r];
+  if (d.src < 0) return;
+  deferred_[r] = Deferred{};
+  deferred_roots_.erase(std::find(deferred_roots_.begin(), deferred_roots_.end(), r));
+  const Storage& from = store_[d.src];
+  Storage& to = store_[r];
+  const size_t es = dtype_size(to.dtype);
+  std::memcpy(to.ptr, from.ptr + d.base * static_cast<int64_t>(es),
+              static_cast<size_t>(to.elements) * es);
+}
+
+void Memory::materialize_readers_of(int r) {
+  for (size_t i = 0; i < deferred_roots_.size();) {
+    int d = deferred_roots_[i];
+    if (deferred_[d].src == r)
+      materialize(d);  // removes d from the list
+    else
+      ++i;
+  }
+}
+
+void Memory::prepare_write(int t) {
+  if (deferred_roots_.empty()) return;
+  int r = root_[t];
+  materialize(r);
+  materialize_readers_of(r);
+}
+
+uint8_t* Memory::read_data(int t, int64_t* shift, int* store_root) {
+  int r = root_[t];
+  const Deferred& d = deferred_[r];
+  if (d.src >= 0) {
+    if (view_dtype_[t] == store_[r].dtype) {
+      *shift = d.base;
+      *store_root = d.src;
+      return store_[d.src].ptr;
+    }
+    materialize(r);  // a view reinterpreting the bits addresses another element width
+  }
+  *shift = 0;
+  *store_root = r;
+  return store_[r].ptr;
+}
+
+void Memory::materialize_all() {
+  while (!deferred_roots_.empty()) materialize(deferred_roots_.back());
 }
 
 uint8_t* Memory::shadow(int t) {

@@ -62,6 +62,24 @@ class Memory {
   uint8_t* shadow(int tensor);
   bool tracks_uninit() const { return track_; }
 
+  // Deferred DMA copies (copy elision). A DMA that copies a contiguous run of `src_root` over the
+  // whole of an on-chip root `dst_root`, with no conversion, does not copy: `dst_root` records
+  // that its contents *are* those source elements, and readers use the source storage directly.
+  // The copy happens (materialise) only before something writes either side, so results are
+  // bit-identical to copying eagerly. Off when uninitialised reads are tracked (the shadow
+  // bytes belong to the destination).
+  bool elision_enabled() const { return elide_ && !track_; }
+  void alias_to(int dst_root, int src_root, int64_t src_base);
+  // Call before writing through `tensor`: materialises its root if deferred, and every deferred
+  // root whose source is that root.
+  void prepare_write(int tensor);
+  // Storage to read `tensor` from, and the element offset to add to its addresses: the source
+  // of a deferred copy, or its own storage (shift 0). `*store_root` gets the root whose storage
+  // is returned.
+  uint8_t* read_data(int tensor, int64_t* shift, int* store_root);
+  // Performs every deferred copy (before results are read back).
+  void materialize_all();
+
   // Reserves `bytes` of scratch against the limit for one instruction; throws when over.
   void check_scratch(int64_t bytes, const std::string& what) const;
   int64_t bytes_in_use() const { return in_use_; }
@@ -69,16 +87,26 @@ class Memory {
  private:
   void allocate(int tensor);
   void fill_uninit(Storage& s);
+  void materialize(int root);
+  void materialize_readers_of(int root);
+
+  struct Deferred {
+    int src = -1;        // root whose storage holds the elements, or -1
+    int64_t base = 0;    // element offset of this root's element 0 in the source storage
+  };
 
   const ir::Kernel& k_;
   Numerics numerics_;
   bool track_ = false;
+  bool elide_ = true;
   int64_t max_bytes_;
   int64_t in_use_ = 0;
   std::vector<int> root_;
   std::vector<DType> view_dtype_;
   std::vector<Storage> store_;      // indexed by tensor id; only roots used
   std::vector<bool> allocated_;
+  std::vector<Deferred> deferred_;  // per root
+  std::vector<int> deferred_roots_;  // roots with a pending copy (few at a time)
 };
 
 // Thrown (as DiagnosticError) with this code when the memory limit is hit.

@@ -51,8 +51,9 @@ Scratch<T> scratch(ExecContext& cx, int64_t n) {
 inline View operand_view(ExecContext& cx, const ir::Access& a, const std::vector<int64_t>& shape,
                          const uint8_t* mask, bool oob_skip = false) {
   // Equal element counts: flat (row-major) indices coincide even if the factorisations differ.
-  if (ir::element_count(a.shape) == ir::element_count(shape)) return resolve(cx, a, mask, oob_skip);
-  View v = resolve(cx, a, nullptr, oob_skip);
+  if (ir::element_count(a.shape) == ir::element_count(shape))
+    return resolve(cx, a, mask, oob_skip, Use::Read);
+  View v = resolve(cx, a, nullptr, oob_skip, Use::Read);
   return broadcast_view(cx, v, shape);
 }
 

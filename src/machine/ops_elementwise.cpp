@@ -54,6 +54,24 @@ void rmw_elementwise(ExecContext& cx, const View& dst, const uint8_t* m, ir::Alu
   cx.note_uninit(uninit, dst.tensor);
 }
 
+// Copy elision (see Memory::alias_to): a plain DMA of a contiguous HBM run onto the whole of an
+// on-chip tile, with no mask, conversion or read-modify-write, is recorded instead of performed.
+// Only HBM sources qualify: compute engines never write HBM, so an engine cannot write the
+// source of a deferred tile while it reads that tile through a Use::Read view.
+bool defer_copy(ExecContext& cx, const ir::Instr& in, const View& src, const View& dst,
+                const uint8_t* m) {
+  if (in.rmw || m != nullptr || !cx.mem.elision_enabled()) return false;
+  if (src.dtype != dst.dtype || !src.contiguous() || !dst.contiguous() || dst.base != 0) return false;
+  const int droot = cx.mem.root(dst.tensor);
+  if (droot != dst.tensor || src.store_root < 0 || src.store_root == droot) return false;
+  const ir::TensorDecl& dd = cx.k.tensors[static_cast<size_t>(droot)];
+  const ir::TensorDecl& sd = cx.k.tensors[static_cast<size_t>(src.store_root)];
+  if (dd.buffer != ir::Buffer::Sbuf || !ir::is_hbm(sd.buffer)) return false;
+  if (dst.count() != cx.mem.storage(droot).elements || src.count() != dst.count()) return false;
+  cx.mem.alias_to(droot, src.store_root, src.base);
+  return true;
+}
+
 }  // namespace
 
 void exec_copy(ExecContext& cx, const ir::Instr& in) {
@@ -62,11 +80,12 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   ActiveSet act = eval_mask(cx.env, in.mask, shape);
   if (act.kind == ActiveSet::None) return;
   const uint8_t* m = act.ptr();
-  View dst = resolve(cx, in.dst, m, in.oob_skip);
+  View dst = resolve(cx, in.dst, m, in.oob_skip, Use::Peek);
   const int64_t n = dst.count();
   const ir::Operand& s0 = in.srcs[0];
 
-  if (s0.is_imm) {  // nl.store(dst, value=scalar) and friends
+  if (s0.is_imm) {
+    cx.mem.prepare_write(in.dst.tensor);  // nl.store(dst, value=scalar) and friends
     if (is_int(dst.dtype) && imm_is_integral(s0.imm) && (!in.rmw || is_bitvec(*in.rmw))) {
       auto v = scratch<int64_t>(cx, n);
       std::fill(v.begin(), v.end(), static_cast<int64_t>(s0.imm));
@@ -92,6 +111,11 @@ void exec_copy(ExecContext& cx, const ir::Instr& in) {
   View src = operand_view(cx, s0.access, shape, m, in.oob_skip);
   std::vector<uint8_t> keep;
   m = merge_dropped(src, dst, m, keep);
+  if (defer_copy(cx, in, src, dst, m)) return;
+  // From here on the destination is written. If it is the source of a deferred copy that `src`
+  // reads, `src` still points at the old bytes, which every path below reads in full before it
+  // writes (copy_raw_direct refuses views on the same storage).
+  cx.mem.prepare_write(in.dst.tensor);
 
   // ScalarE on NC-v2 always converts through fp32, even between equal integer dtypes.
   const bool scalar_fp32 = in.engine == ir::Engine::Scalar && cx.opt.target == Target::Trn1 &&

@@ -22,7 +22,7 @@ struct Matrix {
 
 Matrix load_matrix(ExecContext& cx, const ir::Access& a, int64_t rows, int64_t cols) {
   Matrix mtx;
-  View v = resolve(cx, a, nullptr);
+  View v = resolve(cx, a, nullptr, false, Use::Read);
   if (v.dtype == DType::Float32 && v.indirect.empty() && v.shadow == nullptr) {
     if (v.contiguous()) {
       mtx.p = reinterpret_cast<const float*>(v.data) + v.base;

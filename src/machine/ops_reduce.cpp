@@ -85,7 +85,7 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
     for (size_t j = 0; j < r; ++j) c[j] = row[perm[j]];
     row = c;
   }
-  View src = resolve(cx, pa, m);
+  View src = resolve(cx, pa, m, false, Use::Read);
   if (ir::element_count(in.dst.shape) != kept)
     cx.fail("sim_bad_ir", "reduce destination has " +
                               std::to_string(ir::element_count(in.dst.shape)) +
@@ -154,7 +154,7 @@ void exec_scan(ExecContext& cx, const ir::Instr& in) {
   if (io.is_imm) {
     std::fill(init.begin(), init.end(), static_cast<float>(io.imm));
   } else {
-    View iv = resolve(cx, io.access, nullptr);
+    View iv = resolve(cx, io.access, nullptr, false, Use::Read);
     std::vector<float> tmp(static_cast<size_t>(iv.count()));
     cx.note_uninit(gather_f32(iv, nullptr, tmp.data()), iv.tensor);
     int64_t per = P ? iv.count() / P : 0;

@@ -14,7 +14,9 @@ namespace nki::machine {
 
 struct View {
   int tensor = -1;
-  uint8_t* data = nullptr;          // storage bytes of the tensor's root
+  uint8_t* data = nullptr;          // storage bytes of the tensor's root (or, for a Use::Read
+                                    // view of a deferred copy, of the copy's source)
+  int store_root = -1;              // the root tensor whose storage `data` is
   DType dtype = DType::Float32;     // storage dtype
   size_t elem_size = 4;
   int64_t base = 0;                 // element offset of coordinate (0, ..., 0)
