@@ -79,6 +79,7 @@ class Kernel:
         sig = inspect.signature(self.func)
         bound = sig.bind(*args, **kwargs)
         arrays, values = [], []  # values: (name, literal text or None, value)
+        array_names = []
         for p in sig.parameters.values():
             if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
                 if bound.arguments.get(p.name):
@@ -88,11 +89,10 @@ class Kernel:
                 continue
             value = bound.arguments[p.name]
             if isinstance(value, np.ndarray):
-                if values or len(arrays) != list(sig.parameters).index(p.name):
-                    raise TypeError(f"kernel {self.__name__}: array argument '{p.name}' must come before "
-                                    "every non-array and defaulted parameter (the front end binds arrays "
-                                    "to the leading parameters)")
+                # The front end binds arrays to the leading parameters; when an array follows
+                # another parameter, source_edit moves the array parameters to the front.
                 arrays.append(value)
+                array_names.append(p.name)
                 continue
             try:
                 text = literals.literal(value)
@@ -108,9 +108,11 @@ class Kernel:
                 consts[name] = text
         # nki.trace kernels use the legacy pass-by-reference convention: outputs are parameters
         # the kernel stores into. The front end allows that for nt.mutable_tensor parameters.
-        mutable = list(sig.parameters)[:len(arrays)] if self.mode == "trace" else []
-        if not defaults and not mutable:
+        mutable = array_names if self.mode == "trace" else []
+        leading = list(sig.parameters)[:len(array_names)] == array_names
+        if not defaults and not mutable and leading:
             return arrays, consts, ""
         with open(inspect.getsourcefile(self.func), encoding="utf-8") as f:
             source = f.read()
-        return arrays, consts, source_edit.with_defaults(source, self.func.__name__, defaults, mutable)
+        return arrays, consts, source_edit.with_defaults(source, self.func.__name__, defaults, mutable,
+                                                         array_names)

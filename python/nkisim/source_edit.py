@@ -12,9 +12,11 @@ import ast
 from . import literals
 
 
-def with_defaults(source, func_name, defaults, mutable=()):
+def with_defaults(source, func_name, defaults, mutable=(), arrays=()):
     """`source` with the top-level function `func_name` given `defaults` {param: text}, and
-    the unannotated parameters named in `mutable` annotated as nt.mutable_tensor."""
+    the unannotated parameters named in `mutable` annotated as nt.mutable_tensor. `arrays` names
+    the parameters that receive arrays, in order; when they are not the leading parameters the
+    parameter list is reordered to put them first (see _arrays_first)."""
     tree = ast.parse(source)
     fn = None
     for node in tree.body:
@@ -31,6 +33,10 @@ def with_defaults(source, func_name, defaults, mutable=()):
 
     lines = source.splitlines(keepends=True)
     encoded = [ln.encode("utf-8") for ln in lines]  # ast columns are UTF-8 byte offsets
+    names = [p.arg for p in positional]
+    if arrays and names[:len(arrays)] != list(arrays):
+        return literals.ENTRY_IMPORTS.replace("\n", "; ") + _arrays_first(
+            func_name, fn, encoded, current, defaults, mutable, arrays)
     edits = []  # (line index, start byte, end byte, text)
     for p in positional:
         if p.arg in mutable and p.annotation is None:
@@ -53,3 +59,54 @@ def with_defaults(source, func_name, defaults, mutable=()):
         encoded[line] = b[:start] + text.encode("utf-8") + b[end:]
     text = b"".join(encoded).decode("utf-8")
     return literals.ENTRY_IMPORTS.replace("\n", "; ") + text
+
+
+def _segment(encoded, node):
+    """The source text of an AST node that lies on one line."""
+    if node.lineno != node.end_lineno:
+        raise TypeError("a kernel parameter or default spanning several lines cannot be moved")
+    return encoded[node.lineno - 1][node.col_offset:node.end_col_offset].decode("utf-8")
+
+
+def _arrays_first(func_name, fn, encoded, current, defaults, mutable, arrays):
+    """The source with the parameter list of `fn` rewritten as: the array parameters (in call
+    order, defaults dropped: they always receive an array), then every other parameter in its
+    original order with its (possibly new) default. The front end binds arrays to the leading
+    parameters and everything else by name, so the kernel body sees the same bindings. The new
+    list keeps the original number of line breaks, so every line after it keeps its number."""
+    a = fn.args
+    if a.posonlyargs or a.vararg or a.kwonlyargs or a.kwarg:
+        raise TypeError(f"kernel {func_name}: array arguments after other parameters need a plain "
+                        "positional parameter list")
+    params = []
+    for name in arrays:
+        p = next(x for x in a.args if x.arg == name)
+        text = _segment(encoded, p)
+        if name in mutable and p.annotation is None:
+            text += ": __nkisim_nt.mutable_tensor"
+        params.append(text)
+    for p in a.args:
+        if p.arg in arrays:
+            continue
+        text = _segment(encoded, p)
+        if p.arg in defaults:
+            text += "=" + defaults[p.arg]
+        elif p.arg in current:
+            text += "=" + _segment(encoded, current[p.arg])
+        params.append(text)
+    # The list spans from just after "def name(" to the ")" that closes it.
+    first = a.args[0]
+    line, col = first.lineno - 1, first.col_offset
+    last = max([p.end_lineno for p in a.args] + [d.end_lineno for d in a.defaults]) - 1
+    last_col = max([p.end_col_offset for p in a.args if p.end_lineno - 1 == last] +
+                   [d.end_col_offset for d in a.defaults if d.end_lineno - 1 == last])
+    end_line, end_col = last, encoded[last].find(b")", last_col)
+    while end_col < 0:  # the closing parenthesis sits on a later line
+        end_line += 1
+        end_col = encoded[end_line].find(b")")
+    breaks = end_line - line
+    head = encoded[line][:col]
+    tail = encoded[end_line][end_col:]
+    new = head + ", ".join(params).encode("utf-8") + b"\n" * breaks + tail
+    out = encoded[:line] + [new] + encoded[end_line + 1:]
+    return b"".join(out).decode("utf-8")

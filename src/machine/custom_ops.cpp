@@ -487,6 +487,41 @@ void select_reduce(ExecContext& cx, const ir::Instr& in) {
     accumulate_registers(cx, in, out.data(), d.act.ptr(), d.P, d.F, in.reduce_cmd);
 }
 
+// tensor_scalar_cumulative (post-2.24; aws-neuron-sdk HEAD nki/api/nki/isa/__init__.py): a
+// running op1-fold of op0(src, imm0) along each partition's free elements, every prefix written
+// to dst. The fold state is the Vector engine's accumulator register, so a following
+// reduce_cmd=reduce instruction continues from where this one stopped.
+void tensor_scalar_cumulative(ExecContext& cx, const ir::Instr& in) {
+  if (in.int_attrs.size() < 3 || in.srcs.size() < 3)
+    cx.fail("sim_bad_ir", "tensor_scalar_cumulative needs srcs {src, imm0, imm1} and int_attrs {op0, op1, reduce_cmd}");
+  Mat x = load_mat(cx, src(cx, in, 0).access);
+  Dst d = dst_of(cx, in);
+  need_dst(cx, in, d, x.P, x.F);
+  F32In imm0 = load_f32(cx, in.srcs[1], in.dst.shape, nullptr, nullptr);
+  F32In imm1 = load_f32(cx, in.srcs[2], in.dst.shape, nullptr, nullptr);
+  const auto op0 = static_cast<ir::Alu>(in.int_attrs[0]);
+  const auto op1 = static_cast<ir::Alu>(in.int_attrs[1]);
+  const int64_t cmd = in.int_attrs[2];
+  std::vector<float>& regs = cx.regs.of(ir::Engine::Vector);
+  if (static_cast<int64_t>(regs.size()) < x.P) regs.resize(static_cast<size_t>(x.P), 0.0f);
+  auto out = scratch<float>(cx, x.P * x.F);
+  const uint8_t* m = d.act.ptr();
+  for (int64_t p = 0; p < x.P; ++p) {
+    float& reg = regs[static_cast<size_t>(p)];
+    // reset_reduce: the identity of op1 (0 for add and subtract); load_reduce: imm1; reduce: keep.
+    if (cmd == 3) reg = alu_identity(op1);
+    else if (cmd == 4) reg = imm1.p[imm1.scalar ? 0 : p * x.F];
+    for (int64_t f = 0; f < x.F; ++f) {
+      const size_t i = static_cast<size_t>(p * x.F + f);
+      if (m && !m[i]) continue;  // masked-out elements neither fold nor write
+      const float v = alu_scalar(op0, x.v[i], imm0.p[imm0.scalar ? 0 : i]);
+      reg = alu_scalar(op1, v, reg);  // the docstring's order: reg = op1(op0(src, imm0), reg)
+      out[i] = reg;
+    }
+  }
+  store(d, out);
+}
+
 void sequence_bounds(ExecContext& cx, const ir::Instr& in) {
   Mat ids = load_mat(cx, src(cx, in, 0).access);
   const int64_t n = ids.P * ids.F;
@@ -555,6 +590,7 @@ void exec_custom(ExecContext& cx, const ir::Instr& in) {
   if (name == "range_select") return range_select(cx, in);
   if (name == "select_reduce") return select_reduce(cx, in);
   if (name == "sequence_bounds") return sequence_bounds(cx, in);
+  if (name == "tensor_scalar_cumulative") return tensor_scalar_cumulative(cx, in);
   cx.fail("sim_unsupported",
           "the simulator does not implement custom instruction '" + in.name + "'",
           "see src/machine/custom_ops.h for the supported names");

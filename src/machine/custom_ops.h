@@ -64,6 +64,12 @@
 // sequence_bounds          srcs[0] segment_ids [1, n] -> dst [1, 2, n]: row 0 = start of the
 //                          run of equal ids containing the element, row 1 = its end
 //                          (exclusive); padding (id 0) gets start n, end -1.
+// tensor_scalar_cumulative srcs[0] src [P, F], srcs[1] imm0, srcs[2] imm1 (imm or [P, 1] broadcast
+//                          accesses), int_attrs {op0, op1, reduce_cmd} (ir::Alu values; 2 reduce,
+//                          3 reset_reduce, 4 load_reduce) -> dst [P, F]: per partition, reg is
+//                          reset to op1's identity (3), loaded from imm1 (4) or kept (2), then
+//                          reg = op1(op0(src[p, j], imm0), reg) and dst[p, j] = reg for j = 0..F-1
+//                          (fp32). reg is the VectorE accumulator register and persists.
 // transpose / nc_transpose srcs[0] data [P, F] -> dst [F, P]. On TensorE with Target::Trn1 it
 //                          is a matmul with the identity (fp32 sums over partitions: a NaN, or
 //                          an Inf times 0, in input column f makes output row f NaN, except an

@@ -19,6 +19,11 @@ inline Ref make_fn(const std::string& name, Impl f) {
 // An API that exists in SDK 2.24 but is not implemented by this simulator: fails loudly.
 Ref unsupported_api(const std::string& qualified);
 
+// The reduce_cmd argument of an instruction that drives the engine accumulator registers through
+// idle/reset/reduce/reset_reduce (0..3; absent or None: idle). load_reduce is rejected loudly: it
+// is post-2.24 and documented only for tensor_scalar_cumulative (api_nisa_cumulative.cpp).
+int accumulator_cmd(const Ref& r, const std::string& api);
+
 // Operator-valued functions (nl.add, nl.exp, np.add ...).
 std::shared_ptr<OpFnObj> make_alu_fn(Tracer& t, const std::string& qualified, ir::Alu op);
 std::shared_ptr<OpFnObj> make_act_fn(Tracer& t, const std::string& qualified, ir::Act f);

@@ -71,6 +71,51 @@ void same_partitions(const TensorObj& a, const TensorObj& b, const std::string& 
                   ", " + shape_str(b.shape()) + ") of '" + api + "'");
 }
 
+// The same access read in the order of a transposed iteration space: result dim k walks source
+// dim perm[k]. An indirect index access (defined over the same space) is permuted alike.
+ir::Access permute_access(const ir::Access& v, const std::vector<size_t>& perm) {
+  ir::Access out = v;
+  out.shape.clear();
+  for (size_t p : perm) out.shape.push_back(v.shape[p]);
+  for (auto& col : out.coef) {
+    std::vector<int64_t> c(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) c[k] = col[perm[k]];
+    col = c;
+  }
+  if (v.indirect) out.indirect->index = std::make_shared<ir::Access>(permute_access(*v.indirect->index, perm));
+  return out;
+}
+
+// "DMA Indirect Transpose Constraints" of HEAD nki/api/nki/isa/__init__.py (dma_transpose), for a
+// source subscripted with an index tile on its first dimension.
+void check_indirect_transpose(Tracer& t, const TensorObj& src) {
+  const std::vector<int64_t>& s = src.shape();
+  const ir::Access& ix = *src.view.indirect->index;
+  const ir::TensorDecl& index_tensor = t.kernel().tensors[ix.tensor];
+  if (t.target() != Target::Trn2)
+    nki_error("unsupported_on_target", "dma_transpose with indirect indices is available on trn2 and later only",
+              "compile with --target trn2 (platform_target='trn2')");
+  if (src.buffer() == ir::Buffer::Sbuf || src.buffer() == ir::Buffer::Psum)
+    nki_error("err_unsupported_memory", "dma_transpose with indirect indices reads its source from HBM only");
+  if (dtype_size(src.dtype()) != 2)
+    nki_error("unsupported_dtype", "dma_transpose with indirect indices needs a 2-byte source dtype, got " +
+                                       std::string(dtype_name(src.dtype())));
+  if (s.back() > 128)
+    nki_error("shape_mismatch", "dma_transpose with indirect indices: the source's last dimension must be <= 128, got " +
+                                    std::to_string(s.back()));
+  if (s.size() == 4 && s[1] != 1 && s[2] != 1)
+    nki_error("shape_mismatch", "4-D dma_transpose with indirect indices needs src.shape[1] or src.shape[2] to be 1");
+  if (s[0] % 16 != 0)
+    nki_error("shape_mismatch", "dma_transpose with indirect indices needs src.shape[0] divisible by 16, got " +
+                                    std::to_string(s[0]));
+  if (index_tensor.dtype != DType::UInt32)
+    nki_error("unsupported_dtype", "dma_transpose indices must be uint32, got " + std::string(dtype_name(index_tensor.dtype)));
+  const int64_t rows = s[0];  // one index per gathered row; the index tile is [rows, 1]
+  if (rows < 16 || rows > 128)
+    nki_error("shape_mismatch", "dma_transpose indices.shape[0] must be in [16, 128] and divisible by 16, got " +
+                                    std::to_string(rows));
+}
+
 }  // namespace
 
 void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
@@ -232,7 +277,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
       in.reduce_op = op_alu(a[7]).value_or(ir::Alu::Maximum);
       if (*in.reduce_op != ir::Alu::Maximum) nki_error("invalid_alu_op", "range_select reduce_op must be max");
     }
-    in.reduce_cmd = a.has(5) ? static_cast<int>(static_int(a[5]).value_or(0)) : 0;
+    in.reduce_cmd = accumulator_cmd(a[5], "nisa.range_select");
     in.mask = make_mask(t, a[10], x->shape().size());
     res->producer = t.emit(std::move(in));
     return res;
@@ -289,7 +334,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
       in.reduce_res = on_chip_tile(a[4], "select_reduce", "reduce_res")->view;
       in.reduce_op = op_alu(a[6]).value_or(ir::Alu::Maximum);
     }
-    in.reduce_cmd = a.has(5) ? static_cast<int>(static_int(a[5]).value_or(0)) : 0;
+    in.reduce_cmd = accumulator_cmd(a[5], "nisa.select_reduce");
     in.mask = make_mask(t, a[8], dst->shape().size());
     t.emit(std::move(in));
     return py::none();
@@ -302,35 +347,39 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     return emit_custom(t, "sequence_bounds", {1, 2, ids->shape()[1]}, opt_dtype(a[1]).value_or(ids->dtype()),
                        {ir::Operand::of(ids->view)}, nullptr, ir::Engine::GpSimd);
   }));
-  // dma_transpose: 2-D [1,0], 3-D [2,1,0], 4-D [3,1,2,0] into a new SBUF tile.
+  // dma_transpose: 2-D [1,0], 3-D [2,1,0], 4-D [3,1,2,0] into a new SBUF tile (2.24
+  // general/nki/api/nki/isa/__init__.py). `axes` and indirect (gather) sources come from the
+  // current docs (HEAD nki/api/nki/isa/__init__.py, "DMA Indirect Transpose Constraints"), which
+  // the HEAD legacy test test_nki_isa_dma_transpose.py calls through neuronxcc.nki.isa.
   m.set("dma_transpose", make_fn("dma_transpose", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "dma_transpose", {"src", "mask", "dtype"}, 1, 1);
+    Args a(call, "dma_transpose", {"src", "axes", "mask", "dtype", "dge_mode"}, 1, 1);
     TensorObj* src = need_tensor(a[0], "dma_transpose", "src");
     if (src->buffer() == ir::Buffer::Psum) nki_error("err_unsupported_memory", "dma_transpose reads HBM or SBUF");
-    if (src->view.indirect) nki_error("indirect_indices_not_supported", "dma_transpose does not accept indirect indices");
     size_t r = src->shape().size();
     std::vector<size_t> perm;
     if (r == 2) perm = {1, 0};
     else if (r == 3) perm = {2, 1, 0};
     else if (r == 4) perm = {3, 1, 2, 0};
     else nki_error("err_exceed_max_supported_dimension", "dma_transpose supports 2-D to 4-D sources");
+    if (a.has(1)) {  // "Supported axes are (1, 0), (2, 1, 0), and (3, 1, 2, 0)": the rank's one permutation
+      auto* tup = py::cast<py::TupleObj>(a[1]);
+      bool ok = tup && tup->items.size() == r;
+      for (size_t k = 0; ok && k < r; ++k) ok = py::as_int(tup->items[k]) == static_cast<int64_t>(perm[k]);
+      if (!ok)
+        nki_error("invalid_arguments", "dma_transpose axes must be (1, 0), (2, 1, 0) or (3, 1, 2, 0) for a " +
+                                           std::to_string(r) + "-D source, got " + a[1]->repr());
+    }
+    if (src->view.indirect) check_indirect_transpose(t, *src);
     std::vector<int64_t> shape;
     for (size_t p : perm) shape.push_back(src->shape()[p]);
-    auto res = t.new_tensor(shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
-    ir::Access v = src->view;
-    v.shape = shape;
-    for (auto& col : v.coef) {
-      std::vector<int64_t> c(r);
-      for (size_t k = 0; k < r; ++k) c[k] = col[perm[k]];
-      col = c;
-    }
+    auto res = t.new_tensor(shape, opt_dtype(a[3]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Copy;
     in.name = "nisa.dma_transpose";
     in.engine = ir::Engine::Dma;
     in.dst = res->view;
-    in.srcs = {ir::Operand::of(v)};
-    in.mask = make_mask(t, a[1], shape.size());
+    in.srcs = {ir::Operand::of(permute_access(src->view, perm))};
+    in.mask = make_mask(t, a[2], shape.size());
     res->producer = t.emit(std::move(in));
     return res;
   }));

@@ -79,6 +79,7 @@ void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& ap
 
 void add_nisa_custom(Tracer& t, py::ModuleObj& m);
 void add_nisa_selects(Tracer& t, py::ModuleObj& m);
+void add_nisa_cumulative(Tracer& t, py::ModuleObj& m);
 
 std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.isa");
@@ -91,7 +92,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   m->set("gpsimd_engine", py::make_int(3));
   m->set("vector_engine", py::make_int(5));
   m->set("dma_engine", py::make_int(7));
-  m->set("reduce_cmd", make_enum("nisa.reduce_cmd", {{"idle", 0}, {"reset", 1}, {"reduce", 2}, {"reset_reduce", 3}}));
+  // load_reduce (4) is post-2.24 (HEAD nki/api/nki/isa/__init__.py, reduce_cmd); only
+  // tensor_scalar_cumulative accepts it.
+  m->set("reduce_cmd", make_enum("nisa.reduce_cmd", {{"idle", 0}, {"reset", 1}, {"reduce", 2}, {"reset_reduce", 3},
+                                                     {"load_reduce", 4}}));
   m->set("oob_mode", make_enum("nisa.oob_mode", {{"error", 0}, {"skip", 1}}));
   m->set("dge_mode", make_enum("nisa.dge_mode", {{"none", 0}, {"swdge", 1}, {"hwdge", 2}, {"unknown", 3}}));
   m->set("nc_version", make_enum("nisa.nc_version", {{"gen2", 2}, {"gen3", 3}}));
@@ -247,7 +251,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   };
   m->set("activation", make_fn("activation", [activation](Interp&, CallArgs& call) -> Ref {
     Args a(call, "activation", {"op", "data", "bias", "scale", "reduce_op", "reduce_res", "reduce_cmd", "mask", "dtype"}, 2, 2);
-    int cmd = a.has(6) ? static_cast<int>(static_int(a[6]).value_or(0)) : 0;
+    int cmd = accumulator_cmd(a[6], "nisa.activation");
     return activation("nisa.activation", a, a[0], a[1], a[2], a[3], a[4], a[5], cmd, a[7], a[8]);
   }));
   m->set("activation_reduce", make_fn("activation_reduce", [activation](Interp&, CallArgs& call) -> Ref {
@@ -589,6 +593,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   }));
   add_nisa_custom(t, *m);
   add_nisa_selects(t, *m);
+  add_nisa_cumulative(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",
                         "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose", "builtin_custom_op"}) {

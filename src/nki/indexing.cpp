@@ -195,11 +195,28 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
   }
 
   // Advanced indexing: result shape = broadcast of all index grids, then untouched trailing dims.
+  // An indirect index tile holds one row index per partition ([P, 1]); its values run along the
+  // partition (first) dimension of the result. When the other index expressions have a higher
+  // rank (src[ids[i_p, 0], iy, iz] with 3-D nl.arange grids, HEAD nki/test/
+  // test_nki_isa_dma_transpose.py), its trailing unit dims are padded on the right ([P, 1, 1]),
+  // which keeps P on the partition dim; NumPy's left padding would move it to a free dim, where
+  // indirect indices are not allowed (err_indirect_indices_free_dim).
+  size_t adv_rank = 0;
+  for (const Idx& x : idx)
+    if (x.kind == IdxKind::Advanced || x.kind == IdxKind::Dynamic) adv_rank = std::max(adv_rank, x.adv->shape.size());
+  auto indirect_shape = [&](const TensorObj& it) {
+    std::vector<int64_t> s = it.shape();
+    bool unit_tail = true;
+    for (size_t d = 1; d < s.size(); ++d) unit_tail = unit_tail && s[d] == 1;
+    if (unit_tail && !s.empty() && s.size() < adv_rank) s.resize(adv_rank, 1);
+    return s;
+  };
   std::vector<int64_t> grid;
   for (const Idx& x : idx) {
+    std::vector<int64_t> ind_shape;
     const std::vector<int64_t>* s = nullptr;
     if (x.kind == IdxKind::Advanced || x.kind == IdxKind::Dynamic) s = &x.adv->shape;
-    else if (x.kind == IdxKind::Indirect) s = &x.indirect->shape();
+    else if (x.kind == IdxKind::Indirect) s = &(ind_shape = indirect_shape(*x.indirect));
     if (!s) continue;
     auto b = broadcast_shapes(grid, *s);
     if (!b)
@@ -275,7 +292,10 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       ir::Indirect ind;
       ind.dim = tdim;
       std::vector<int64_t> bshape = shape;
-      ind.index = std::make_shared<ir::Access>(broadcast_access(it.view, std::vector<int64_t>(grid)));
+      ir::Access padded = it.view;  // the tile seen with its right-padded shape (see above)
+      padded.shape = indirect_shape(it);
+      for (auto& col : padded.coef) col.resize(padded.shape.size(), 0);
+      ind.index = std::make_shared<ir::Access>(broadcast_access(padded, std::vector<int64_t>(grid)));
       // extend the index access over trailing untouched dims (zero coefficients)
       ir::Access& ia = *ind.index;
       for (auto& col : ia.coef) col.resize(shape.size(), 0);
