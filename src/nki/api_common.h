@@ -16,8 +16,9 @@ inline Ref make_fn(const std::string& name, Impl f) {
   return std::make_shared<py::BuiltinFn>(name, std::move(f));
 }
 
-// An API that exists in SDK 2.24 but is not implemented by this simulator: fails loudly.
-Ref unsupported_api(const std::string& qualified);
+// An API that exists in SDK 2.24 but is not implemented by this simulator: fails loudly, giving
+// `reason` (shown in docs/api-coverage.md) when one is known.
+Ref unsupported_api(const std::string& qualified, const std::string& reason = "");
 
 // The reduce_cmd argument of an instruction that drives the engine accumulator registers through
 // idle/reset/reduce/reset_reduce (0..3; absent or None: idle). load_reduce is rejected loudly: it

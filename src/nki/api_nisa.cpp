@@ -596,9 +596,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   add_nisa_cumulative(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",
-                        "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose", "builtin_custom_op"}) {
+                        "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose"}) {
     if (!m->find(n)) m->set(n, unsupported_api(std::string("nisa.") + n));
   }
+  m->set("builtin_custom_op", unsupported_api("nisa.builtin_custom_op",
+                                              "it runs a GpSimd library binary (lib_file_name), whose code the "
+                                              "simulator does not have"));
   return m;
 }
 

@@ -106,9 +106,15 @@ double num_arg(const Ref& r, const std::string& fn) {
 std::shared_ptr<py::ModuleObj> make_nki_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki");
   for (const char* n : {"jit", "baremetal", "benchmark", "profile", "trace"}) m->set(n, make_decorator(t, n));
-  m->set("simulate_kernel", unsupported_api("nki.simulate_kernel"));
+  // Host-side entry points: traced kernel code has no use for them. `nkiagent run` is the CLI's
+  // simulate_kernel, and the Python shim (python/neuronxcc) implements nki.simulate_kernel.
+  m->set("simulate_kernel", unsupported_api("nki.simulate_kernel",
+                                            "a host-side launcher; use `nkiagent run` or the Python shim's "
+                                            "nki.simulate_kernel"));
   m->set("tensor", std::make_shared<TensorTypeObj>());
-  m->set("FrameworkKernel", unsupported_api("nki.FrameworkKernel"));
+  m->set("FrameworkKernel", unsupported_api("nki.FrameworkKernel",
+                                            "a framework-integration base class (HLO custom call); it has no "
+                                            "meaning in a simulation"));
   return m;
 }
 

@@ -13,9 +13,10 @@ using py::CallArgs;
 using py::Interp;
 
 // ------------------------------------------------------------------ shared helpers
-Ref unsupported_api(const std::string& qualified) {
-  return make_fn(qualified, [qualified](Interp&, CallArgs&) -> Ref {
-    nki_error("unsupported_api", qualified + " is not supported by this simulator yet",
+Ref unsupported_api(const std::string& qualified, const std::string& reason) {
+  return make_fn(qualified, [qualified, reason](Interp&, CallArgs&) -> Ref {
+    nki_error("unsupported_api",
+              qualified + " is not supported by this simulator" + (reason.empty() ? " yet" : ": " + reason),
               "see docs/api-coverage.md for the implemented APIs");
   });
 }
@@ -669,11 +670,41 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   add_nl_compound(t, *m);
   add_nl_custom(t, *m);
 
-  // ---- SDK 2.24 APIs not implemented yet: fail loudly.
-  for (const char* n : {"all_reduce", "gemm_grid", "gemm_stationary_grid", "nc", "spmd_dim", "rand",
-                        "loop_reduce"}) {
+  // Launch-grid annotations (2.24 general/nki/api/nki/language/__init__.py, nc and spmd_dim):
+  // they only choose which physical NeuronCore runs which SPMD instance, not what it computes,
+  // so on this one-core model a dimension's extent is all that matters. nl.nc(n) is the extent
+  // n, and nl.spmd_dim(a, b, ...) is the product of its sub-dimensions
+  // (kernel[nl.spmd_dim(nl.nc(2), 2), 2] launches a 4 x 2 grid, test_nki_spmd_grid.py).
+  m->set("nc", make_fn("nc", [](Interp&, CallArgs& call) -> Ref {
+    Args a(call, "nc", {"n"}, 1, 1);
+    auto n = static_int(a[0]);
+    if (!n || *n <= 0) nki_error("invalid_arguments", "nl.nc expects a positive number of NeuronCores");
+    return py::make_int(*n);
+  }));
+  m->set("spmd_dim", make_fn("spmd_dim", [](Interp&, CallArgs& call) -> Ref {
+    if (!call.kw.empty() || call.pos.empty())
+      nki_error("invalid_arguments", "nl.spmd_dim expects one or more positional grid extents");
+    int64_t total = 1;
+    for (const Ref& r : call.pos) {
+      auto n = static_int(r);
+      if (!n || *n <= 0) nki_error("invalid_arguments", "nl.spmd_dim extents must be positive integers or nl.nc(n)");
+      total *= *n;
+    }
+    return py::make_int(total);
+  }));
+  // ---- SDK 2.24 APIs that cannot be simulated faithfully here: fail loudly, with the reason.
+  m->set("all_reduce", unsupported_api("nl.all_reduce",
+                                       "it reduces a tile across SPMD programs, but the simulator runs the "
+                                       "instances one after another"));
+  for (const char* n : {"gemm_grid", "gemm_stationary_grid"})
+    m->set(n, unsupported_api(std::string("nl.") + n,
+                              "the 2.24 stubs give it only a one-line \"tile definition\" docstring: no parameters, result or semantics"));
+  m->set("loop_reduce", unsupported_api("nl.loop_reduce",
+                                        "its destination is the variable the call is assigned to, which a "
+                                        "call cannot see in this front end; accumulate with `+=` or "
+                                        "nisa.tensor_tensor into a tile declared before the loop"));
+  for (const char* n : {"rand"})
     if (!m->find(n)) m->set(n, unsupported_api(std::string("nl.") + n));
-  }
   return m;
 }
 

@@ -32,3 +32,24 @@ def test_literals():
     assert literals.literal(float("-inf")) == "-float('inf')"
     assert literals.literal((1, "x", None)) == "(1, 'x', None)"
     assert literals.literal((3,)) == "(3,)"
+
+
+MULTILINE = '''import numpy as np
+
+def k(x,
+      op,
+      y,
+      z=None,
+      n=3):
+  return x
+'''
+
+
+def test_array_parameters_after_others_move_to_the_front():
+    text = source_edit.with_defaults(MULTILINE, "k", {"op": "np.add"}, arrays=["x", "y", "z"])
+    out = text[len(literals.ENTRY_IMPORTS.replace("\n", "; ")):]
+    lines = out.splitlines()
+    assert lines[2] == "def k(x, y, z, op=np.add, n=3"  # arrays first, their defaults dropped
+    assert len(lines) == len(MULTILINE.splitlines())  # line breaks kept: the body keeps its lines
+    assert lines[7] == "  return x"
+    compile(out, "k.py", "exec")

@@ -108,7 +108,11 @@ std::string generate(const json& api, std::vector<std::string>* missing) {
       bool callable = dynamic_cast<py::BuiltinFn*>(obj.get()) != nullptr;
       if (callable && probe_call(tracer, obj, &detail) == Probe::Unsupported) {
         r.status = "unsupported: fails loudly";
-        notes.push_back("raises unsupported_api");
+        // The stub's stated reason, if any ("... is not supported by this simulator: REASON").
+        const std::string marker = "is not supported by this simulator: ";
+        auto at = detail.find(marker);
+        notes.push_back(at == std::string::npos ? "raises unsupported_api"
+                                                : "raises unsupported_api: " + detail.substr(at + marker.size()));
       } else {
         r.status = "implemented";
         // Members of classes and enums (a list of {name, kind} or a {name: value} map).
