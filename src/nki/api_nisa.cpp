@@ -102,23 +102,31 @@ void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& ap
 void add_nisa_custom(Tracer& t, py::ModuleObj& m);
 void add_nisa_selects(Tracer& t, py::ModuleObj& m);
 
-// [P, F1, F2, ...] -> [P, F1*F2*...] when the free axes are laid out row-major in the view.
-std::optional<ir::Access> collapse_free_axes(const ir::Access& v) {
-  size_t r = v.shape.size();
+// [P, F1, F2, ...] -> a new [P, F1*F2*...] tile holding the same elements in row-major order.
+// The hardware folds the free axes into the access pattern; the simulator stages a copy.
+std::shared_ptr<TensorObj> collapse_free_axes(Tracer& t, const TensorObj& x) {
+  const auto& shape = x.shape();
+  size_t r = shape.size();
   int64_t f = 1;
-  for (size_t j = 1; j < r; ++j) f *= v.shape[j];
-  if (v.indirect) return std::nullopt;
-  for (const auto& col : v.coef) {
-    int64_t stride = col[r - 1];
-    for (size_t j = r - 1; j-- > 1;) {
-      stride *= v.shape[j + 1];
-      if (col[j] != stride) return std::nullopt;
-    }
+  for (size_t j = 1; j < r; ++j) f *= shape[j];
+  auto res = t.new_tensor({shape[0], f}, x.dtype(), x.buffer(), "");
+  ir::Access dst = res->view;
+  dst.shape = shape;
+  dst.coef.assign(2, std::vector<int64_t>(r, 0));
+  dst.coef[0][0] = 1;
+  int64_t stride = 1;
+  for (size_t j = r; j-- > 1;) {
+    dst.coef[1][j] = stride;
+    stride *= shape[j];
   }
-  ir::Access out = v;
-  out.shape = {v.shape[0], f};
-  for (auto& col : out.coef) col = {col[0], col[r - 1]};
-  return out;
+  ir::Instr in;
+  in.op = ir::Opcode::Copy;
+  in.name = "nisa.nc_transpose";
+  in.engine = ir::Engine::Vector;
+  in.dst = dst;
+  in.srcs.push_back(ir::Operand::of(x.view));
+  t.emit(std::move(in));
+  return res;
 }
 
 std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
@@ -213,18 +221,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     require_on_chip(*x, "nc_transpose", "data");
     // "If the data tile has more than one free axes, this API implicitly collapses all free axes
     // into one axis" (nc_transpose docstring).
-    TensorObj flat;
+    std::shared_ptr<TensorObj> flat;
     if (x->shape().size() > 2) {
-      auto v = collapse_free_axes(x->view);
-      if (!v) {
-        // A strided view: stage it in a contiguous tile (same engine rules as the transpose).
-        Ref staged = emit_copy(t, "nisa.nc_transpose", a[0], nullptr, nullptr, x->buffer(), ir::Engine::Vector);
-        v = collapse_free_axes(as_tensor(staged)->view);
-      }
-      flat = *x;
-      flat.view = *v;
-      flat.producer = -1;
-      x = &flat;
+      flat = collapse_free_axes(t, *x);
+      x = flat.get();
     }
     ir::Engine e = engine_of(a[3], ir::Engine::Unknown);
     if (e == ir::Engine::Unknown) {
