@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "nki/api_common.h"
+#include "nki/operand_rules.h"
 
 namespace nki::front {
 
@@ -290,6 +291,15 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     if (pred->dtype() != DType::UInt8 && pred->dtype() != DType::UInt16 && pred->dtype() != DType::UInt32 &&
         pred->dtype() != DType::Bool)
       nki_error("unsupported_dtype", "tensor_copy_predicated predicate must be uint8, uint16 or uint32");
+    // docstring: src (a tile), dst and predicate occupy the same partitions; src and predicate
+    // cannot both be in PSUM.
+    require_same_partitions(*dst, "dst", *pred, "predicate", "tensor_copy_predicated");
+    if (auto* st = as_tensor(a[0])) {
+      require_same_partitions(*dst, "dst", *st, "src", "tensor_copy_predicated");
+      if (st->buffer() == ir::Buffer::Psum && pred->buffer() == ir::Buffer::Psum)
+        nki_error("err_unsupported_memory", "src and predicate of 'tensor_copy_predicated' are both in PSUM; at most one may be",
+                  "copy one of them to SBUF first with nl.copy");
+    }
     if (ir::element_count(pred->shape()) != ir::element_count(dst->shape()))
       nki_error("shape_mismatch", "tensor_copy_predicated predicate and dst must have the same elements");
     check_writable(t, *dst);

@@ -1,6 +1,7 @@
 // neuronxcc.nki.isa (nisa) for SDK 2.24: shared/docs/nki-spec.md §2.10–§2.11.
 #include "base/dtype_promote.h"
 #include "nki/api_common.h"
+#include "nki/operand_rules.h"
 
 namespace nki::front {
 
@@ -36,13 +37,11 @@ ir::Alu need_alu(const Ref& r, const std::string& api, const std::string& arg) {
                                   (r ? r->repr() : std::string("None")));
 }
 
-bool is_bitvec(ir::Alu op) {
-  return op == ir::Alu::BitwiseAnd || op == ir::Alu::BitwiseOr || op == ir::Alu::BitwiseXor ||
-         op == ir::Alu::LeftShift || op == ir::Alu::RightShift;
-}
-
 // A per-partition scalar operand: a Python number or a [P, 1] tile broadcast along free dims.
-ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string& api, const std::string& arg) {
+// `shape_code` names the project code for a tile that is not [P, 1] (the docstrings of
+// tensor_scalar & co. and of activation's bias state that shape without an err_ code).
+ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string& api, const std::string& arg,
+                          const std::string& shape_code = "tensor_scalar_operand_shape") {
   if (auto n = py::as_number(v)) return ir::Operand::of_imm(*n);
   TensorObj* t = need_tensor(v, api, arg);
   require_on_chip(*t, api, arg);
@@ -54,7 +53,7 @@ ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string
                   ", " + arg + shape_str(t->shape()) + ") of '" + api + "'",
               "give the per-partition operand the same partition count as data");
   if (free != 1)
-    nki_error("tensor_scalar_operand_shape",
+    nki_error(shape_code,
               "'" + arg + "' of '" + api + "' must be a scalar or a [" + std::to_string(data.shape()[0]) +
                   ", 1] tile, got " + shape_str(t->shape()),
               "pass one value per partition as a [P, 1] tile");
@@ -69,6 +68,29 @@ ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string
   return ir::Operand::of(b);
 }
 
+// tensor_scalar docstring: bitvec operators must run on the Vector Engine; GpSimd is "only allowed
+// for rsqrt" (not an ALU operator here, so never for op0/op1); the trn2 Scalar Engine supports only
+// (multiply, add), (multiply, None) and (add, None).
+void check_tensor_scalar_engine(Tracer& t, ir::Engine e, ir::Alu op0, std::optional<ir::Alu> op1) {
+  if (e == ir::Engine::Unknown || e == ir::Engine::Vector) return;
+  const std::string en = ir::engine_name(e);
+  if (is_bitvec(op0) || (op1 && is_bitvec(*op1)))
+    nki_error("tensor_scalar_engine", "bitvec operators of 'tensor_scalar' must run on the Vector Engine, not " + en,
+              "drop engine= (or pass nisa.vector_engine)");
+  if (e == ir::Engine::GpSimd)
+    nki_error("tensor_scalar_engine", "'tensor_scalar' on the GpSimd Engine is only allowed for rsqrt, got op0=" +
+                                          std::string(ir::alu_name(op0)),
+              "drop engine= (or pass nisa.vector_engine)");
+  if (e == ir::Engine::Scalar && t.target() == Target::Trn2) {
+    bool ok = (op0 == ir::Alu::Multiply && (!op1 || *op1 == ir::Alu::Add)) || (op0 == ir::Alu::Add && !op1);
+    if (!ok)
+      nki_error("tensor_scalar_engine",
+                "the trn2 Scalar Engine runs 'tensor_scalar' only with (multiply, add), (multiply, None) or (add, None), got (" +
+                    std::string(ir::alu_name(op0)) + ", " + (op1 ? ir::alu_name(*op1) : "None") + ")",
+                "use the Vector Engine (drop engine=) for other operators");
+  }
+}
+
 void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& api) {
   if (a.buffer() == ir::Buffer::Psum && b.buffer() == ir::Buffer::Psum)
     nki_error("err_unsupported_memory", "both input tiles of '" + api + "' are in PSUM; at most one may be",
@@ -80,6 +102,33 @@ void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& ap
 void add_nisa_custom(Tracer& t, py::ModuleObj& m);
 void add_nisa_selects(Tracer& t, py::ModuleObj& m);
 void add_nisa_cumulative(Tracer& t, py::ModuleObj& m);
+
+// [P, F1, F2, ...] -> a new [P, F1*F2*...] tile holding the same elements in row-major order.
+// The hardware folds the free axes into the access pattern; the simulator stages a copy.
+std::shared_ptr<TensorObj> collapse_free_axes(Tracer& t, const TensorObj& x) {
+  const auto& shape = x.shape();
+  size_t r = shape.size();
+  int64_t f = 1;
+  for (size_t j = 1; j < r; ++j) f *= shape[j];
+  auto res = t.new_tensor({shape[0], f}, x.dtype(), x.buffer(), "");
+  ir::Access dst = res->view;
+  dst.shape = shape;
+  dst.coef.assign(2, std::vector<int64_t>(r, 0));
+  dst.coef[0][0] = 1;
+  int64_t stride = 1;
+  for (size_t j = r; j-- > 1;) {
+    dst.coef[1][j] = stride;
+    stride *= shape[j];
+  }
+  ir::Instr in;
+  in.op = ir::Opcode::Copy;
+  in.name = "nisa.nc_transpose";
+  in.engine = ir::Engine::Vector;
+  in.dst = dst;
+  in.srcs.push_back(ir::Operand::of(x.view));
+  t.emit(std::move(in));
+  return res;
+}
 
 std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.isa");
@@ -143,11 +192,30 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
       nki_error("nc_matmul_tile_args", "nc_matmul tile_position and tile_size must be given together",
                 "pass both tile_position=(row, col) and tile_size=(rows, cols), or neither");
     if (has_size) {
+      // nc_matmul docstring: values of both tuples are multiples of 32 (ints or affine expressions:
+      // only compile-time constants are checked), tile_size >= the accessed stationary tile, and on
+      // NeuronCore-v2 the row and column sizes cannot both be 32 (read as "not both").
+      std::vector<int64_t> size;
       for (const Ref& r : a[6]->iterate(in)) {
         auto v = static_int(r);
         if (!v || *v % 32 != 0 || *v <= 0 || *v > 128)
           nki_error("nc_matmul_tile_args", "nc_matmul tile_size entries must be multiples of 32 up to 128");
+        size.push_back(*v);
       }
+      for (const Ref& r : a[5]->iterate(in)) {
+        auto v = static_int(r);
+        if (v && (*v % 32 != 0 || *v < 0 || *v >= 128))
+          nki_error("nc_matmul_tile_args", "nc_matmul tile_position entries must be multiples of 32 below 128, got " +
+                                               std::to_string(*v));
+      }
+      if (size.size() == 2 && st->shape().size() == 2 && (size[0] < st->shape()[0] || size[1] < st->shape()[1]))
+        nki_error("nc_matmul_tile_args", "nc_matmul tile_size (" + std::to_string(size[0]) + ", " +
+                                             std::to_string(size[1]) + ") is smaller than the stationary tile " +
+                                             shape_str(st->shape()),
+                  "tile_size must cover the stationary tile: rows >= its partitions, columns >= its free size");
+      if (size.size() == 2 && size[0] == 32 && size[1] == 32 && t.target() == Target::Trn1)
+        nki_error("nc_matmul_tile_args", "nc_matmul tile_size cannot be (32, 32) on NeuronCore-v2 (trn1)",
+                  "use a 64-wide PE tile on trn1");
     }
     return emit_matmul(t, "nisa.nc_matmul", *st, *mv, a[7]);
   }));
@@ -155,6 +223,13 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     Args a(call, "nc_transpose", {"data", "mask", "dtype", "engine"}, 1, 1);
     TensorObj* x = need_tensor(a[0], "nc_transpose", "data");
     require_on_chip(*x, "nc_transpose", "data");
+    // "If the data tile has more than one free axes, this API implicitly collapses all free axes
+    // into one axis" (nc_transpose docstring).
+    std::shared_ptr<TensorObj> flat;
+    if (x->shape().size() > 2) {
+      flat = collapse_free_axes(t, *x);
+      x = flat.get();
+    }
     ir::Engine e = engine_of(a[3], ir::Engine::Unknown);
     if (e == ir::Engine::Unknown) {
       bool small = x->shape().size() == 2 && x->shape()[0] <= 32 && x->shape()[1] <= 32;
@@ -224,11 +299,13 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
         nki_error("err_activation_bias_invalid_type",
                   "Bias parameter of activation or activation_reduce must be a vector of type float32, float16, or bfloat16, got " +
                       std::string(dtype_name(bt->dtype())));
-      in.srcs.push_back(per_partition(bias, *x, api, "bias"));
+      // activation docstring: a bias vector has data's partition count and one element per partition.
+      in.srcs.push_back(per_partition(bias, *x, api, "bias", "activation_bias_shape"));
     }
     if (reduce_res && !py::is_none(reduce_res)) {
       TensorObj* rr = need_tensor(reduce_res, api, "reduce_res");
       require_on_chip(*rr, api, "reduce_res");
+      check_reduce_res(*rr, *x, api);
       auto rop = op_alu(reduce_op);
       if (!rop) nki_error("invalid_alu_op", "'" + api + "' needs reduce_op (e.g. nl.add) with reduce_res");
       if (t.target() == Target::Trn1 && *rop != ir::Alu::Add)
@@ -293,10 +370,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     bool has1 = a.has(4) || a.has(5);
     if (a.has(4) != a.has(5))
       nki_error("invalid_arguments", "tensor_scalar op1 and operand1 must both be given or both be None");
+    ir::Engine eng = engine_of(a[9], ir::Engine::Unknown);
+    check_tensor_scalar_engine(t, eng, op0, has1 ? op_alu(a[4]) : std::nullopt);
     ir::Instr in;
     in.op = ir::Opcode::Alu;
     in.name = "nisa.tensor_scalar";
-    in.engine = engine_of(a[9], ir::Engine::Vector);
+    in.engine = eng == ir::Engine::Unknown ? ir::Engine::Vector : eng;
     in.alu0 = op0;
     bool rev0 = a.has(3) && t.truthy(a[3]);
     bool rev1 = a.has(6) && t.truthy(a[6]);
@@ -330,6 +409,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     TensorObj* y = need_tensor(a[4], "scalar_tensor_tensor", "operand1");
     require_on_chip(*y, "scalar_tensor_tensor", "operand1");
     not_both_psum(*x, *y, "scalar_tensor_tensor");
+    // docstring: "data input can be an SBUF or PSUM tile of 2D shape"; operand1 has data's shape.
+    if (x->shape().size() != 2)
+      nki_error("err_exceed_max_supported_dimension",
+                "parameter 'data" + shape_str(x->shape()) + "' of 'scalar_tensor_tensor' exceeds the max supported number of dimensions of 2",
+                "index or reshape data to a 2-D [P, F] tile");
+    require_same_partitions(*x, "data", *y, "operand1", "scalar_tensor_tensor");
     if (y->shape() != x->shape())
       nki_error("shape_mismatch", "scalar_tensor_tensor operand1 must have data's shape " + shape_str(x->shape()) +
                                       ", got " + shape_str(y->shape()));
@@ -359,6 +444,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   m->set("tensor_reduce", make_fn("tensor_reduce", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "tensor_reduce", {"op", "data", "axis", "mask", "dtype", "negate", "keepdims"}, 3, 3);
     ir::Alu op = need_alu(a[0], "tensor_reduce", "op");
+    if (TensorObj* x = as_tensor(a[1])) require_int_for_bitvec(op, *x, "tensor_reduce", "data");
     bool negate = a.has(5) && t.truthy(a[5]);
     bool keep = a.has(6) && t.truthy(a[6]);
     return emit_reduce(t, "nisa.tensor_reduce", a[1], op, a[2], a[4], a[3], keep, negate);
@@ -367,8 +453,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     Args a(call, "tensor_partition_reduce", {"op", "data", "mask", "dtype"}, 2, 2);
     ir::Alu op = need_alu(a[0], "tensor_partition_reduce", "op");
     TensorObj* x = need_tensor(a[1], "tensor_partition_reduce", "data");
-    if (x->buffer() != ir::Buffer::Sbuf)
-      nki_error("err_unsupported_memory", "tensor_partition_reduce runs on GpSimd, which reads SBUF only");
+    require_on_chip(*x, "tensor_partition_reduce", "data");
+    require_gpsimd_readable(*x, "tensor_partition_reduce", "data");
+    // docstring: "the reduction operator (add, max, bitwise_or, bitwise_and)".
+    require_alu_in(op, {ir::Alu::Add, ir::Alu::Maximum, ir::Alu::BitwiseOr, ir::Alu::BitwiseAnd},
+                   "tensor_partition_reduce", "op", "add, max, bitwise_or or bitwise_and");
+    require_int_for_bitvec(op, *x, "tensor_partition_reduce", "data");
     std::vector<int64_t> shape = x->shape();
     shape[0] = 1;
     auto res = t.new_tensor(shape, opt_dtype(a[3]).value_or(x->dtype()), ir::Buffer::Sbuf, "");
@@ -455,6 +545,13 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
                 "e.g. pred=(i_f <= i_p); & / | combinations are not supported");
     TensorObj* x = need_tensor(a[1], "affine_select", "on_true_tile");
     require_on_chip(*x, "affine_select", "on_true_tile");
+    require_gpsimd_readable(*x, "affine_select", "on_true_tile");
+    // docstring: "any float or 8-bit/16-bit integer data types for both the input data tile and output tile".
+    for (DType d : {x->dtype(), opt_dtype(a[4]).value_or(x->dtype())})
+      if (!dtype_is_float(d) && dtype_size(d) > 2)
+        nki_error("unsupported_dtype", "affine_select supports float or 8/16-bit integer tiles, got " +
+                                           std::string(dtype_name(d)),
+                  "convert the tile (e.g. nl.copy(x, dtype=nl.float32)) or pass dtype=nl.float32");
     auto fv = py::as_number(a[2]);
     if (!fv) nki_error("invalid_arguments", "affine_select on_false_value must be a number");
     auto m2 = make_mask(t, a[0], x->shape().size());
@@ -479,6 +576,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     require_on_chip(*x, "tensor_tensor_scan", "data0");
     require_on_chip(*y, "tensor_tensor_scan", "data1");
     not_both_psum(*x, *y, "tensor_tensor_scan");
+    require_same_partitions(*x, "data0", *y, "data1", "tensor_tensor_scan");
     if (x->shape() != y->shape())
       nki_error("shape_mismatch", "tensor_tensor_scan data0 and data1 must have the same shape");
     ir::Instr in;
@@ -487,6 +585,11 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     in.engine = ir::Engine::Vector;
     in.alu0 = need_alu(a[3], "tensor_tensor_scan", "op0");
     in.alu1 = need_alu(a[4], "tensor_tensor_scan", "op1");
+    // docstring: op0 and op1 are binary arithmetic operators.
+    for (auto [op, arg] : {std::pair<ir::Alu, const char*>{in.alu0, "op0"}, {in.alu1, "op1"}})
+      if (is_bitvec(op))
+        nki_error("invalid_alu_op", std::string("'") + arg + "' of 'tensor_tensor_scan' must be an arithmetic operator, got " +
+                                        ir::alu_name(op));
     in.srcs.push_back(ir::Operand::of(x->view));
     in.srcs.push_back(ir::Operand::of(y->view));
     in.srcs.push_back(per_partition(a[2], *x, "tensor_tensor_scan", "initial"));
@@ -504,8 +607,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     ir::Alu op0 = need_alu(a[1], "tensor_scalar_reduce", "op0");
     if (is_bitvec(op0)) nki_error("invalid_alu_op", "tensor_scalar_reduce op0 must be an arithmetic operator");
     ir::Alu rop = need_alu(a[3], "tensor_scalar_reduce", "reduce_op");
+    // docstring: "The reduce_op can be any of nl.add, nl.subtract, nl.multiply, nl.max or nl.min".
+    require_alu_in(rop, {ir::Alu::Add, ir::Alu::Subtract, ir::Alu::Multiply, ir::Alu::Maximum, ir::Alu::Minimum},
+                   "tensor_scalar_reduce", "reduce_op", "add, subtract, multiply, max or min");
     TensorObj* rr = need_tensor(a[4], "tensor_scalar_reduce", "reduce_res");
     require_on_chip(*rr, "tensor_scalar_reduce", "reduce_res");
+    check_reduce_res(*rr, *x, "tensor_scalar_reduce");
     if (a.has(5) && t.truthy(a[5]))
       nki_error("unsupported_api", "tensor_scalar_reduce reverse0=True is not supported (documented as not supported yet)");
     ir::Instr in;
@@ -550,6 +657,14 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
       in.rmw = *rop;
     }
     in.oob_skip = a.has(4) && static_int(a[4]).value_or(0) == 1;
+    // dma_copy docstring: "If dst_rmw_op is specified, only oob_mode=oob_mode.error is allowed";
+    // "HWDGE is only supported for NeuronCore-v3+".
+    if (in.rmw && in.oob_skip)
+      nki_error("dma_copy_args", "dma_copy with dst_rmw_op allows only oob_mode=nisa.oob_mode.error",
+                "drop oob_mode=nisa.oob_mode.skip, or drop dst_rmw_op");
+    if (a.has(5) && static_int(a[5]).value_or(0) == 2 && t.target() == Target::Trn1)
+      nki_error("dma_copy_args", "dma_copy dge_mode=nisa.dge_mode.hwdge needs NeuronCore-v3 (trn2)",
+                "use the default dge_mode on trn1");
     in.mask = make_mask(t, a[2], dst->shape().size());
     t.emit(std::move(in));
     return py::none();

@@ -653,11 +653,20 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     TensorObj* y = need_tensor(a[1], "matmul", "y");
     bool tx = a.has(2) && t.truthy(a[2]);
     if (tx) return emit_matmul(t, "nl.matmul", *x, *y, a[3]);
-    // x is [M, K]: the compiler inserts a transpose of x (spec §2.9.6).
+    // x is [M, K]: the compiler inserts a transpose of x (spec §2.9.6). The nl.matmul docstring
+    // asks for x "a tile on SBUF" and says matmul(x, y) lowers to nc_matmul(transpose(x), y), so a
+    // contraction mismatch is nc_matmul's partition mismatch.
     require_on_chip(*x, "matmul", "x");
+    if (x->buffer() != ir::Buffer::Sbuf)
+      nki_error("err_unsupported_memory",
+                "Expected operand 'x' of 'matmul' to be in address space 'sbuf', but got a tile in '" +
+                    std::string(ir::buffer_name(x->buffer())) + "' instead.",
+                "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
     if (x->shape().size() == 2 && y->shape().size() == 2 && x->shape()[1] != y->shape()[0])
-      nki_error("shape_mismatch", "nl.matmul contraction mismatch: x" + shape_str(x->shape()) + " @ y" +
-                                          shape_str(y->shape()),
+      nki_error("err_num_partition_mismatch",
+                "number of partitions (dimension 0 size of a tile) mismatch in parameters (transpose(x)[" +
+                    std::to_string(x->shape()[1]) + ", " + std::to_string(x->shape()[0]) + "], y" +
+                    shape_str(y->shape()) + ") of 'matmul'",
                 "x's last dimension must equal y's partition dimension (or pass transpose_x=True with x as [K, M])");
     Ref xt = emit_transpose(t, "nl.matmul(transpose)", *x, nullptr, ir::Buffer::Sbuf, ir::Engine::Tensor);
     return emit_matmul(t, "nl.matmul", *as_tensor(xt), *y, a[3]);

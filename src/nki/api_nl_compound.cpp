@@ -90,6 +90,13 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
     std::vector<int64_t> shape = c->shape();
     for (const Ref& v : {a[1], a[2]}) {
       if (auto* tv = as_tensor(v)) {
+        // Same partition rule as the element-wise nl ops (emit_binary): partition counts differ
+        // and neither is 1.
+        if (shape[0] != tv->shape()[0] && shape[0] != 1 && tv->shape()[0] != 1)
+          nki_error("err_num_partition_mismatch",
+                    "number of partitions (dimension 0 size of a tile) mismatch in parameters (condition" +
+                        shape_str(c->shape()) + ", " + (v == a[1] ? "x" : "y") + shape_str(tv->shape()) + ") of 'where'",
+                    "tile condition, x and y over the same partitions, or broadcast explicitly with .broadcast_to");
         auto b = broadcast_shapes(shape, tv->shape());
         if (!b) nki_error("shape_mismatch", "operands of 'where' cannot be broadcast together");
         shape = *b;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "base/dtype_promote.h"
+#include "nki/operand_rules.h"
 
 namespace nki::front {
 
@@ -261,6 +262,13 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
   }
   if (ta) require_on_chip(*ta, api, "x");
   if (tb) require_on_chip(*tb, api, "y");
+  // power runs on GpSimd, which cannot access PSUM (tensor_tensor docstring).
+  if (engine == ir::Engine::GpSimd) {
+    if (ta) require_gpsimd_readable(*ta, api, "x");
+    if (tb) require_gpsimd_readable(*tb, api, "y");
+  }
+  if (ta) require_int_for_bitvec(op, *ta, api, "x");
+  if (tb) require_int_for_bitvec(op, *tb, api, "y");
   std::vector<int64_t> shape;
   if (ta && tb) {
     auto s = broadcast_shapes(ta->shape(), tb->shape());
@@ -430,6 +438,17 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
     // A fresh result assigned into an on-chip tile is computed there directly (as the compiler
     // does); stores into HBM stay DMA transfers.
     ir::Instr* prod = ir::is_hbm(dst.buffer()) ? nullptr : t.retargetable(v->producer);
+    if (prod && dst.buffer() == ir::Buffer::Psum &&
+        (prod->engine == ir::Engine::GpSimd || prod->engine == ir::Engine::Dma)) {
+      // Assigning a fresh result makes its instruction write the destination directly. GpSimd
+      // cannot access PSUM (tensor_copy / iota / tensor_tensor docstrings) and DMA moves data
+      // between HBM and SBUF only (nl.load returns an SBUF tile, dma_copy: "HBM or SBUF").
+      nki_error("err_unsupported_memory",
+                "Expected the output of '" + prod->name + "' (" + ir::engine_name(prod->engine) +
+                    ") to be in address space 'sbuf', but the destination '" + dst.decl().name + "' is in 'psum'.",
+                prod->engine == ir::Engine::Dma ? "load into an SBUF tile; copy it into PSUM with nl.copy if needed"
+                                                : "assign into an SBUF tile, or use the Vector Engine for PSUM outputs");
+    }
     if (prod) {
       bool same_shape = v->shape() == dshape;
       if (!accumulate && same_shape && prod->op != ir::Opcode::Custom) {

@@ -1,0 +1,16 @@
+# nki-case: args=128x128:float32,128x256:float32
+# Computes a.T @ b: transposes a on TensorE, then feeds the PSUM result to nl.matmul (x @ y).
+# Error: nl.matmul reads x from SBUF (nl.matmul docstring); the transpose result is in PSUM.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def double_transpose_matmul(a, b):
+    res = nl.ndarray((128, 256), dtype=a.dtype, buffer=nl.shared_hbm)
+    at = nisa.nc_transpose(nl.load(a))
+    ps = nl.matmul(at, nl.load(b))  # expect-error: err_unsupported_memory  # expect-col: 10
+    nl.store(res, value=nl.copy(ps))
+    return res

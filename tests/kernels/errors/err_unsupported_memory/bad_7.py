@@ -1,0 +1,16 @@
+# nki-case: args=128x128:float32,128x512:float32
+# Squares a.T @ b with nl.power straight from the matmul's PSUM tile.
+# Error: nl.power runs on the GpSimd Engine, which cannot access PSUM.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def squared_product(a, b):
+    res = nl.ndarray((128, 512), dtype=a.dtype, buffer=nl.shared_hbm)
+    ps = nisa.nc_matmul(nl.load(a), nl.load(b))
+    sq = nl.power(ps, 2.0)  # expect-error: err_unsupported_memory  # expect-col: 10
+    nl.store(res, value=sq)
+    return res

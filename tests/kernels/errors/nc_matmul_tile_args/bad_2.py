@@ -1,0 +1,15 @@
+# nki-case: args=64x64:bfloat16,64x512:bfloat16
+# A 64x64 stationary tile placed at PE position (16, 0).
+# Error: tile_position values must be multiples of 32.
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def small_matmul(a, b):
+    res = nl.ndarray((64, 512), dtype=nl.float32, buffer=nl.shared_hbm)
+    ps = nisa.nc_matmul(nl.load(a), nl.load(b), tile_position=(16, 0), tile_size=(64, 64))  # expect-error: nc_matmul_tile_args  # expect-col: 10
+    nl.store(res, value=nl.copy(ps))
+    return res

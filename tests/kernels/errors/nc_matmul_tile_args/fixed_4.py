@@ -1,0 +1,17 @@
+# nki-case: args=32x32:bfloat16,32x512:bfloat16 target=trn1
+# A 32x32 PE tile on NeuronCore-v2 (trn1).
+# Fix: a 64x64 PE tile (still >= the 32x32 stationary tile).
+# expect-output: in0.T @ in1
+# expect-tol: rtol=2e-2 atol=5e-1
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def tiny_matmul(a, b):
+    res = nl.ndarray((32, 512), dtype=nl.float32, buffer=nl.shared_hbm)
+    ps = nisa.nc_matmul(nl.load(a), nl.load(b), tile_position=(0, 0), tile_size=(64, 64))
+    nl.store(res, value=nl.copy(ps))
+    return res
