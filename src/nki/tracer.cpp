@@ -6,6 +6,7 @@
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
 #include "nki/check_bounds.h"
+#include "nki/check_capacity.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -545,6 +546,10 @@ void Tracer::finish_checks() {
                                             file(), kernel_def_loc_, "return the output tensors"));
     }
   }
+  // SBUF/PSUM allocation accounting (check_capacity.h). Direct-allocation kernels place their
+  // tiles themselves (nki_direct_allocation_guide.rst), so the liveness model does not apply.
+  if (!direct_alloc)
+    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target())) throw DiagnosticError(*over);
 }
 
 TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
