@@ -142,7 +142,18 @@ Ref Interp::lookup_name(const std::string& name, SourceLoc loc) {
   return found;
 }
 
+Ref Interp::current_binding(const std::string& name) {
+  bool global_decl =
+      std::find(env_->globals.begin(), env_->globals.end(), name) != env_->globals.end();
+  if (!global_decl)
+    for (Env* e = env_.get(); e; e = e->parent.get())
+      if (Ref* r = e->lookup_local(name)) return *r;
+  if (Ref* r = globals_->lookup_local(name)) return *r;
+  return nullptr;
+}
+
 void Interp::bind_name(const std::string& name, Ref value) {
+  value = transform_bind(name, std::move(value));
   on_bind(name, value);
   if (std::find(env_->globals.begin(), env_->globals.end(), name) != env_->globals.end()) {
     globals_->set_local(name, std::move(value));

@@ -85,6 +85,12 @@ class Interp {
 
   // Called whenever a Python name is bound (the tracer names tensors after their variables).
   virtual void on_bind(const std::string& name, const Ref& value) {}
+  // Called before a name is bound; returns the value to bind instead. The NKI tracer resolves
+  // nl.loop_reduce here: its destination is the tile the assigned variable already refers to.
+  virtual Ref transform_bind(const std::string& name, Ref value) { return value; }
+  // What `name` refers to now in the running frame (locals, enclosing scopes, globals), or
+  // nullptr when unbound. Builtins are not considered.
+  Ref current_binding(const std::string& name);
 
   // The statement currently executing (for diagnostics of objects that need a location).
   SourceLoc current_loc() const { return cur_loc_; }

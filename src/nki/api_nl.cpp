@@ -708,10 +708,21 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   for (const char* n : {"gemm_grid", "gemm_stationary_grid"})
     m->set(n, unsupported_api(std::string("nl.") + n,
                               "the 2.24 stubs give it only a one-line \"tile definition\" docstring: no parameters, result or semantics"));
-  m->set("loop_reduce", unsupported_api("nl.loop_reduce",
-                                        "its destination is the variable the call is assigned to, which a "
-                                        "call cannot see in this front end; accumulate with `+=` or "
-                                        "nisa.tensor_tensor into a tile declared before the loop"));
+  m->set("loop_reduce", make_fn("loop_reduce", [](Interp&, CallArgs& call) -> Ref {
+    // The reduction itself is emitted when the result is assigned (Tracer::transform_bind).
+    Args a(call, "loop_reduce", {"x", "op", "loop_indices", "dtype", "mask"}, 3, 3);
+    TensorObj* x = need_tensor(a[0], "nl.loop_reduce", "x");
+    require_on_chip(*x, "nl.loop_reduce", "x");
+    auto op = op_alu(a[1]);
+    if (!op)
+      nki_error("invalid_alu_op", "op of 'nl.loop_reduce' must be an ALU operator (np.add, np.maximum, ...)",
+                "pass a numpy/nl ALU operator such as np.add or nl.maximum");
+    auto r = std::make_shared<LoopReduceObj>();
+    r->x = a[0];
+    r->op = *op;
+    r->mask = a[4];
+    return r;
+  }));
   for (const char* n : {"rand"})
     if (!m->find(n)) m->set(n, unsupported_api(std::string("nl.") + n));
   return m;

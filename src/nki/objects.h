@@ -140,6 +140,17 @@ struct OpFnObj : py::BuiltinFn {
   size_t hash() const override { return std::hash<std::string>()(name); }
 };
 
+// The value of `nl.loop_reduce(x, op, ...)` before it is assigned: the reduction writes into the
+// tile the assigned variable already names (`b = nl.loop_reduce(a, op=np.add, ...)` means
+// b[...] = op(b, a)), so it is emitted by Tracer::transform_bind.
+struct LoopReduceObj : py::Obj {
+  Ref x;
+  ir::Alu op = ir::Alu::Add;
+  Ref mask;
+  std::string type_name() const override { return "loop_reduce result"; }
+  std::string repr() const override { return "<nl.loop_reduce result>"; }
+};
+
 struct ParDimObj : py::Obj {
   explicit ParDimObj(int64_t n) : size(n) {}
   int64_t size;

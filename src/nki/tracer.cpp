@@ -115,6 +115,25 @@ Ref Tracer::adapt_for_iterable(const py::For&, const Ref& iterable) {
   return nullptr;
 }
 
+Ref Tracer::transform_bind(const std::string& name, Ref value) {
+  auto* lr = py::cast<LoopReduceObj>(value);
+  if (!lr) return value;
+  // nl.loop_reduce (general/nki/api/nki/language/__init__.py at 86051b85): "the destination tile
+  // is also the rhs input to op", i.e. `b = nl.loop_reduce(a, op, ...)` is b = op(b, a) written
+  // into b, an associative update across the loop (like `+=`).
+  Ref old = current_binding(name);
+  auto* dst = as_tensor(old);
+  if (!dst)
+    nki_error("loop_reduce_destination",
+              "the result of nl.loop_reduce is assigned to '" + name + "', which does not name a tile; "
+              "its destination is the tile the variable already refers to",
+              "create the accumulator before the loop (e.g. " + name +
+                  " = nl.zeros(shape, dtype=nl.float32, buffer=nl.sbuf)) and assign the result to it");
+  require_on_chip(*dst, "nl.loop_reduce", "destination");
+  assign_into(*this, *dst, lr->x, lr->op, "nl.loop_reduce", lr->mask);
+  return old;
+}
+
 void Tracer::on_bind(const std::string& name, const Ref& value) {
   // Give an anonymous tensor the name of the first variable it is bound to, so IR dumps and
   // diagnostics say 'acc' rather than 't7'.

@@ -61,6 +61,7 @@ class Tracer : public py::Interp {
   Ref import_module(const std::string& dotted) override;
   Ref adapt_for_iterable(const py::For& stmt, const Ref& iterable) override;
   void on_bind(const std::string& name, const Ref& value) override;
+  Ref transform_bind(const std::string& name, Ref value) override;
 
   // Runs the kernel: finds it, builds parameters, calls it, records outputs, runs checks.
   void run(const py::Module& module);
