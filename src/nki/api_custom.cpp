@@ -1,5 +1,6 @@
 // APIs lowered to Custom instructions (conventions: src/machine/custom_ops.h): statistics,
 // top-8 search, gathers, shuffles, random numbers (shared/docs/nki-spec.md §2.9–§2.10).
+#include <algorithm>
 #include <cmath>
 
 #include "nki/api_common.h"
@@ -65,11 +66,50 @@ std::shared_ptr<TensorObj> masked_data(Tracer& t, TensorObj* x, const Ref& mask,
   return tmp;
 }
 
+// max8 / nc_find_index8 / nc_match_replace8 read at most 16,384 elements per partition; max8 and
+// nc_find_index8 need at least 8 (2.24 ISA docstrings). The vals of the latter two hold exactly
+// 8 values per partition.
+void check_top8_free_size(const TensorObj& x, const std::string& api, const std::string& arg, int64_t min) {
+  int64_t f = free_size(x);
+  if (f < min || f > 16384)
+    nki_error("max8_free_size",
+              "'" + arg + "' of '" + api + "' has " + std::to_string(f) + " elements per partition; it must have " +
+                  (min > 1 ? "between " + std::to_string(min) + " and " : "at most ") + "16384",
+              "split or pad the free dimension to the documented range");
+}
+
+void check_top8_vals(const TensorObj& v, const std::string& api) {
+  if (free_size(v) != 8)
+    nki_error("find_index8_vals",
+              "vals of '" + api + "' must hold exactly 8 values per partition, got " + shape_str(v.shape()),
+              "pass a [P, 8] tile, e.g. the result of nisa.max8");
+}
+
 void same_partitions(const TensorObj& a, const TensorObj& b, const std::string& api) {
   if (a.shape()[0] != b.shape()[0])
     nki_error("err_num_partition_mismatch",
               "number of partitions (dimension 0 size of a tile) mismatch in parameters (" + shape_str(a.shape()) +
                   ", " + shape_str(b.shape()) + ") of '" + api + "'");
+}
+
+// nc_stream_shuffle constraint 3 (2.24 docstring): with num_active_partitions =
+// ceil(max(src, dst partitions) / 32) * 32, the start partitions of src and dst must be 0 for 96/128
+// active partitions, 0 or 64 for 64, and a multiple of 32 for 32.
+void check_shuffle_start(const TensorObj& src, const TensorObj& dst) {
+  int64_t active = (std::max(src.shape()[0], dst.shape()[0]) + 31) / 32 * 32;
+  int64_t step = active >= 96 ? 128 : active;
+  for (const TensorObj* x : {&src, &dst}) {
+    const ir::Access& v = x->view;
+    if (v.offset.empty() || !v.offset[0].is_constant()) continue;  // runtime start: not known here
+    int64_t start = v.offset[0].constant;
+    if (start % step != 0)
+      nki_error("shuffle_start_partition",
+                std::string(x == &src ? "src" : "dst") + " of 'nc_stream_shuffle' starts at partition " +
+                    std::to_string(start) + "; with " + std::to_string(active) +
+                    " active partitions the start partition must be a multiple of " + std::to_string(step) +
+                    (step == 128 ? " (i.e. 0)" : ""),
+                "start src and dst at a quadrant boundary allowed for that many partitions (0/32/64/96 for 32, 0/64 for 64, 0 above)");
+  }
 }
 
 // The same access read in the order of a transposed iteration space: result dim k walks source
@@ -142,19 +182,19 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
   m.set("max8", make_fn("max8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "max8", {"src", "mask", "dtype"}, 0, 1);
     TensorObj* x0 = on_chip_tile(a[0], "max8", "src");
-    int64_t f = free_size(*x0);
-    if (f < 8 || f > 16384)
-      nki_error("max8_free_size", "max8 needs between 8 and 16384 elements per partition, got " + std::to_string(f));
+    check_top8_free_size(*x0, "max8", "src", 8);
     DType out = opt_dtype(a[2]).value_or(x0->dtype());
     auto x = masked_data(t, x0, a[1], -INFINITY, "nisa.max8");
     return emit_custom(t, "max8", {x->shape()[0], 8}, out, {ir::Operand::of(x->view)}, nullptr, ir::Engine::Vector);
   }));
   m.set("nc_find_index8", make_fn("nc_find_index8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "nc_find_index8", {"data", "vals", "mask", "dtype"}, 0, 2);
-    auto x = masked_data(t, on_chip_tile(a[0], "nc_find_index8", "data"), a[2], NAN, "nisa.nc_find_index8");
+    TensorObj* x0 = on_chip_tile(a[0], "nc_find_index8", "data");
+    check_top8_free_size(*x0, "nc_find_index8", "data", 8);
+    auto x = masked_data(t, x0, a[2], NAN, "nisa.nc_find_index8");
     TensorObj* v = on_chip_tile(a[1], "nc_find_index8", "vals");
     same_partitions(*x, *v, "nc_find_index8");
-    if (free_size(*v) != 8) nki_error("find_index8_vals", "nc_find_index8 vals must hold exactly 8 values per partition");
+    check_top8_vals(*v, "nc_find_index8");
     DType dt = opt_dtype(a[3]).value_or(DType::UInt32);
     if (dt != DType::UInt32 && dt != DType::UInt16)
       nki_error("unsupported_dtype", "nc_find_index8 dtype must be uint16 or uint32");
@@ -166,6 +206,8 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     TensorObj* x = on_chip_tile(a[0], "nc_match_replace8", "data");
     TensorObj* v = on_chip_tile(a[1], "nc_match_replace8", "vals");
     same_partitions(*x, *v, "nc_match_replace8");
+    check_top8_free_size(*x, "nc_match_replace8", "data", 1);
+    check_top8_vals(*v, "nc_match_replace8");
     auto imm = py::as_number(a[2]);
     if (!imm) nki_error("invalid_arguments", "nc_match_replace8 imm must be a number");
     std::vector<ir::Operand> srcs = {ir::Operand::of(x->view), ir::Operand::of(v->view)};
@@ -180,9 +222,23 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
   m.set("dropout", make_fn("dropout", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "dropout", {"data", "prob", "mask", "dtype"}, 2, 2);
     TensorObj* x = on_chip_tile(a[0], "dropout", "data");
-    return emit_custom(t, "dropout", x->shape(), opt_dtype(a[3]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view), operand_for(a[1], x->shape(), "dropout", "prob")}, a[2],
-                       ir::Engine::Vector);
+    // 2.24 docstring: prob is a scalar or a (data.shape[0], 1) tile; with integer data the prob
+    // tile must be float32 and the output dtype must match the input dtype.
+    ir::Operand prob = per_partition(a[1], *x, "dropout", "prob");
+    DType out = opt_dtype(a[3]).value_or(x->dtype());
+    if (!dtype_is_float(x->dtype())) {
+      if (auto* pt = as_tensor(a[1]); pt && pt->dtype() != DType::Float32)
+        nki_error("unsupported_dtype",
+                  "prob of 'dropout' on " + std::string(dtype_name(x->dtype())) + " data must be float32, got " +
+                      dtype_name(pt->dtype()),
+                  "load the probabilities as float32 (nl.load(p, dtype=nl.float32))");
+      if (out != x->dtype())
+        nki_error("unsupported_dtype",
+                  "'dropout' on " + std::string(dtype_name(x->dtype())) + " data must output the same dtype, got dtype=" +
+                      dtype_name(out),
+                  "drop dtype= and convert the result afterwards (nisa.tensor_copy(..., dtype=...))");
+    }
+    return emit_custom(t, "dropout", x->shape(), out, {ir::Operand::of(x->view), prob}, a[2], ir::Engine::Vector);
   }));
   m.set("nc_stream_shuffle", make_fn("nc_stream_shuffle", [&t](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "nc_stream_shuffle", {"src", "dst", "shuffle_mask", "dtype", "mask"}, 3, 3);
@@ -195,9 +251,13 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
         nki_error("shuffle_mask", "nc_stream_shuffle mask entries must be 0..31 or 255");
       sm.push_back(*v);
     }
-    if (sm.empty() || sm.size() > 32) nki_error("shuffle_mask", "nc_stream_shuffle takes a mask of up to 32 entries");
+    // 2.24 docstring: "shuffle_mask is a 32-element list".
+    if (sm.size() != 32)
+      nki_error("shuffle_mask", "shuffle_mask of 'nc_stream_shuffle' must have 32 entries, got " + std::to_string(sm.size()),
+                "give one source partition (0..31, or 255 to keep dst) for each of the 32 partitions of a quadrant");
     if (src->dtype() != dst->dtype() || free_size(*src) != free_size(*dst))
       nki_error("shape_mismatch", "nc_stream_shuffle src and dst need the same dtype and elements per partition");
+    check_shuffle_start(*src, *dst);
     check_writable(t, *dst);
     ir::Instr ins;
     ins.op = ir::Opcode::Custom;
@@ -217,6 +277,10 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     if (src->buffer() != ir::Buffer::Sbuf || idx->buffer() != ir::Buffer::Sbuf)
       nki_error("err_unsupported_memory", "local_gather runs on GpSimd, which reads SBUF only");
     same_partitions(*src, *idx, "local_gather");
+    // 2.24 docstring: "The indices in index tile must be uint16 types".
+    if (idx->dtype() != DType::UInt16)
+      nki_error("unsupported_dtype", "index of 'local_gather' must be uint16, got " + std::string(dtype_name(idx->dtype())),
+                "load or convert the indices as nl.uint16");
     int64_t P = src->shape()[0];
     if (P % 16 != 0) nki_error("local_gather_partitions", "local_gather needs a multiple of 16 partitions");
     int64_t E = a.has(2) ? static_int(a[2]).value_or(0) : 1;
@@ -225,6 +289,11 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     int64_t J = free_size(*idx);
     int64_t V = a.has(3) ? static_int(a[3]).value_or(0) : 16 * J;
     if (V <= 0 || V > 16 * J) nki_error("local_gather_indices", "local_gather num_valid_indices must be in 1..16*J");
+    // 2.24 docstring constraint 3: "The number of indices for gather per core must be less than or equal to 4096."
+    if (V > 4096)
+      nki_error("local_gather_indices",
+                "'local_gather' gathers " + std::to_string(V) + " indices per GpSimd core (16 partitions); at most 4096 are allowed",
+                "split the gather into several local_gather calls of <= 4096 indices per 16 partitions");
     // Output: V gathered positions x E elements per partition. When every index of a core's
     // 16 x J block is used, the positions come in the block's column-major order, i.e. shape
     // [P, J, 16, E] (the 2.24 ISA test: [128, 4] indices, E = 4 -> [128, 4, 16, 4]).
@@ -257,12 +326,35 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
         nki_error("invalid_alu_op", "range_select comparison operators must be equal, less, less_equal, greater or greater_equal");
       ops.push_back(static_cast<int64_t>(*op));
     }
+    // 2.24 docstring: bound0/bound1 hold one FP32 element per partition; range_start is a
+    // compile-time integer; on_false_value "must be FP32_MIN FP32 bit pattern".
     TensorObj* b0 = on_chip_tile(a[3], "range_select", "bound0");
     TensorObj* b1 = on_chip_tile(a[4], "range_select", "bound1");
     same_partitions(*x, *b0, "range_select");
     same_partitions(*x, *b1, "range_select");
-    int64_t start = a.has(8) ? static_int(a[8]).value_or(0) : 0;
-    double on_false = a.has(9) ? py::as_number(a[9]).value_or(-3.4028234663852886e38) : -3.4028234663852886e38;
+    for (int i : {3, 4}) {
+      const std::string name = i == 3 ? "bound0" : "bound1";
+      per_partition(a[i], *x, "range_select", name);
+      DType bt = (i == 3 ? b0 : b1)->dtype();
+      if (bt != DType::Float32)
+        nki_error("unsupported_dtype", name + " of 'range_select' must be float32, got " + dtype_name(bt),
+                  "load the bounds as float32 (nl.load(b, dtype=nl.float32))");
+    }
+    int64_t start = 0;
+    if (a.has(8)) {
+      auto s = static_int(a[8]);
+      if (!s) nki_error("invalid_arguments", "range_start of 'range_select' must be a compile-time integer");
+      start = *s;
+    }
+    const double fp32_min = -3.4028234663852886e38;
+    double on_false = fp32_min;
+    if (a.has(9)) {
+      auto v = py::as_number(a[9]);
+      if (!v || static_cast<float>(*v) != static_cast<float>(fp32_min))
+        nki_error("invalid_arguments", "on_false_value of 'range_select' must be the float32 minimum (-3.4028235e38)",
+                  "omit on_false_value (default nl.fp32.min) and post-process the selected tile if another fill is needed");
+      on_false = *v;
+    }
     auto res = t.new_tensor(x->shape(), opt_dtype(a[11]).value_or(x->dtype()), ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Custom;

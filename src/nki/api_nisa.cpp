@@ -37,37 +37,6 @@ ir::Alu need_alu(const Ref& r, const std::string& api, const std::string& arg) {
                                   (r ? r->repr() : std::string("None")));
 }
 
-// A per-partition scalar operand: a Python number or a [P, 1] tile broadcast along free dims.
-// `shape_code` names the project code for a tile that is not [P, 1] (the docstrings of
-// tensor_scalar & co. and of activation's bias state that shape without an err_ code).
-ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string& api, const std::string& arg,
-                          const std::string& shape_code = "tensor_scalar_operand_shape") {
-  if (auto n = py::as_number(v)) return ir::Operand::of_imm(*n);
-  TensorObj* t = need_tensor(v, api, arg);
-  require_on_chip(*t, api, arg);
-  int64_t free = 1;
-  for (size_t i = 1; i < t->shape().size(); ++i) free *= t->shape()[i];
-  if (t->shape()[0] != data.shape()[0])
-    nki_error("err_num_partition_mismatch",
-              "number of partitions (dimension 0 size of a tile) mismatch in parameters (data" + shape_str(data.shape()) +
-                  ", " + arg + shape_str(t->shape()) + ") of '" + api + "'",
-              "give the per-partition operand the same partition count as data");
-  if (free != 1)
-    nki_error(shape_code,
-              "'" + arg + "' of '" + api + "' must be a scalar or a [" + std::to_string(data.shape()[0]) +
-                  ", 1] tile, got " + shape_str(t->shape()),
-              "pass one value per partition as a [P, 1] tile");
-  ir::Access a = t->view;
-  // [P,1,...] -> broadcast to data's shape: partition coefficient kept, free coefficients 0.
-  ir::Access b;
-  b.tensor = a.tensor;
-  b.offset = a.offset;
-  b.shape = data.shape();
-  b.coef.assign(a.coef.size(), std::vector<int64_t>(b.shape.size(), 0));
-  for (size_t d = 0; d < a.coef.size(); ++d) b.coef[d][0] = a.coef[d][0];
-  return ir::Operand::of(b);
-}
-
 // tensor_scalar docstring: bitvec operators must run on the Vector Engine; GpSimd is "only allowed
 // for rsqrt" (not an ALU operator here, so never for op0/op1); the trn2 Scalar Engine supports only
 // (multiply, add), (multiply, None) and (add, None).

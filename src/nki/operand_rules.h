@@ -33,4 +33,10 @@ void require_alu_in(ir::Alu op, std::initializer_list<ir::Alu> allowed, const st
 // (data.shape[0], 1)" in SBUF or PSUM.
 void check_reduce_res(const TensorObj& rr, const TensorObj& data, const std::string& api);
 
+// A per-partition scalar operand: a Python number or a tile with one element per partition
+// ([P, 1], same partition count as `data`), broadcast along data's free dims. `shape_code` is
+// the project code for a tile with more elements per partition.
+ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string& api, const std::string& arg,
+                          const std::string& shape_code = "tensor_scalar_operand_shape");
+
 }  // namespace nki::front
