@@ -518,13 +518,28 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     TensorObj* x = on_chip_tile(a[0], "gather_flattened", "data");
     TensorObj* ix = on_chip_tile(a[1], "gather_flattened", "indices");
     same_partitions(*x, *ix, "gather_flattened");
-    if (!dtype_is_int(ix->dtype())) nki_error("unsupported_dtype", "gather_flattened indices must be integers (uint32)");
+    // 2.24 docstring: "Both data and indices must be 2-, 3-, or 4-dimensional. The indices tensor
+    // must contain uint32 values."
+    for (auto [tile, arg] : {std::pair{x, "data"}, std::pair{ix, "indices"}})
+      if (tile->shape().size() > 4)
+        nki_error("err_exceed_max_supported_dimension",
+                  "argument '" + std::string(arg) + "' " + shape_str(tile->shape()) + " of 'gather_flattened' has rank " +
+                      std::to_string(tile->shape().size()) + "; at most 4 dimensions are supported",
+                  "reshape the tile to at most 4 dimensions (the free dimensions are flattened anyway)");
+    if (ix->dtype() != DType::UInt32)
+      nki_error("unsupported_dtype", "indices of 'gather_flattened' must be uint32, got " + std::string(dtype_name(ix->dtype())),
+                "load the indices as uint32 (nl.load(idx, dtype=nl.uint32))");
     return emit_custom(t, "gather_flattened", ix->shape(), opt_dtype(a[3]).value_or(x->dtype()),
                        {ir::Operand::of(x->view), ir::Operand::of(ix->view)}, a[2], ir::Engine::GpSimd);
   }));
   m.set("dropout", make_fn("dropout", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "dropout", {"x", "rate", "dtype", "mask"}, 2, 2);
     TensorObj* x = on_chip_tile(a[0], "dropout", "x");
+    // 2.24 docstring: rate is "a scalar value or a tile with 1 element".
+    if (auto* r = as_tensor(a[1]); r && ir::element_count(r->shape()) != 1)
+      nki_error("tensor_scalar_operand_shape",
+                "rate of 'dropout' must be a scalar or a tile with 1 element, got " + shape_str(r->shape()),
+                "pass one probability (a Python float or a [1, 1] tile); for per-partition rates use nisa.dropout");
     return emit_custom(t, "dropout", x->shape(), opt_dtype(a[2]).value_or(x->dtype()),
                        {ir::Operand::of(x->view), operand_for(a[1], x->shape(), "dropout", "rate")}, a[3],
                        ir::Engine::Vector);

@@ -1,5 +1,7 @@
 // nl APIs that lower to several instructions: mean, var, softmax, rms_norm, where
 // (shared/docs/nki-spec.md §2.9.5–§2.9.6). Intermediates are float32 tiles.
+#include <algorithm>
+
 #include "base/dtype_promote.h"
 #include "nki/api_common.h"
 
@@ -23,6 +25,33 @@ int64_t reduced_count(Interp& in, const TensorObj& x, const Ref& axis) {
     if (a > 0 && a < rank) n *= x.shape()[a];
   }
   return n;
+}
+
+// nl.softmax axis (2.24 docstring): "must be free dimensions, not partition dimension (0); can only
+// be the last contiguous dim(s) of the tile". Axis 0 is left to the reduction
+// (reduce_partition_axis); here the free axes must run without a gap up to the last dimension.
+void check_softmax_axes(Interp& in, const TensorObj& x, const Ref& axis) {
+  std::vector<Ref> items;
+  if (static_int(axis)) items.push_back(axis);
+  else items = axis->iterate(in);
+  int rank = static_cast<int>(x.shape().size());
+  std::vector<int> axes;
+  for (const Ref& r : items) {
+    auto v = static_int(r);
+    if (!v) return;  // reported by the reduction
+    int a = static_cast<int>(*v < 0 ? *v + rank : *v);
+    if (a <= 0 || a >= rank) return;  // axis 0 / out of range: reported by the reduction
+    axes.push_back(a);
+  }
+  std::sort(axes.begin(), axes.end());
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  bool trailing = !axes.empty() && axes.back() == rank - 1 && axes.back() - axes.front() + 1 == static_cast<int>(axes.size());
+  if (!trailing)
+    nki_error("softmax_axis",
+              "'softmax' over axes of a tile of shape " + shape_str(x.shape()) +
+                  " must be the last contiguous free dimension(s), e.g. " +
+                  (rank == 2 ? std::string("axis=1") : "axis=(1, ..., " + std::to_string(rank - 1) + ")"),
+              "reshape/transpose so the softmax axes are the trailing dimensions, or pass all trailing free axes");
 }
 
 Ref f32() { return std::make_shared<DTypeObj>(DType::Float32); }
@@ -61,6 +90,7 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
   m.set("softmax", make_fn("softmax", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "softmax", {"x", "axis", "dtype", "compute_dtype", "mask"}, 2, 2);
     TensorObj* x = need_tensor(a[0], "softmax", "x");
+    check_softmax_axes(t, *x, a[1]);
     Ref mx = emit_reduce(t, "softmax", a[0], ir::Alu::Maximum, a[1], f32(), a[4], true);
     Ref sh = emit_binary(t, "softmax", a[0], mx, ir::Alu::Subtract, f32(), a[4], true);
     Ref e = emit_unary(t, "softmax", sh, ir::Act::Exp, f32(), a[4]);
