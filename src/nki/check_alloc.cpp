@@ -218,7 +218,7 @@ std::shared_ptr<DirectAllocSpec> parse_mod_alloc(ir::Buffer buf, py::CallArgs& c
 }
 
 std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vector<DirectTensor>& placed,
-                                             std::vector<Diagnostic>& warnings) {
+                                             const std::set<int>& folded_results, std::vector<Diagnostic>& warnings) {
   std::set<int> direct;
   for (const DirectTensor& d : placed) direct.insert(d.tensor);
   // Non-IO HBM tensors (nki_direct_allocation_guide.rst, Known Limitations #1; nki_known_issues.rst):
@@ -240,6 +240,8 @@ std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vec
   const Liveness live = on_chip_liveness(k);
   for (const LiveRange& r : live.ranges) {
     if (direct.count(r.tensor)) continue;
+    // Written by its instruction and read by the assignment that follows it, nothing else.
+    if (folded_results.count(r.tensor) && r.last <= r.first + 1) continue;
     const ir::TensorDecl& d = k.tensors[static_cast<size_t>(r.tensor)];
     return make_diagnostic(Severity::Error, "mixed_allocation",
                            "'" + d.name + "' " + shape_str(d.shape) + " in " + ir::buffer_name(d.buffer) +

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "base/diagnostic.h"
@@ -62,8 +63,9 @@ DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buf
                                  const std::vector<int64_t>& shape, int pdim, DType dtype, int tensor_id);
 
 // Kernel-wide rules of direct-allocation kernels (run after tracing). Returns the first error;
-// appends warnings.
+// appends warnings. `folded_results`: instruction results that an assignment copied into a tile
+// right after they were produced; they are not auto-allocated tiles unless used again.
 std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vector<DirectTensor>& placed,
-                                             std::vector<Diagnostic>& warnings);
+                                             const std::set<int>& folded_results, std::vector<Diagnostic>& warnings);
 
 }  // namespace nki::front

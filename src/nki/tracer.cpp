@@ -570,7 +570,7 @@ void Tracer::finish_checks() {
   // tiles themselves (nki_direct_allocation_guide.rst), so the liveness model does not apply.
   if (!direct_alloc) {
     if (std::optional<Diagnostic> over = capacity_error(*kernel_, target())) throw DiagnosticError(*over);
-  } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, warnings_)) {
+  } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
     throw DiagnosticError(*err);
   }
 }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,9 @@ class Tracer : public py::Interp {
   bool direct_alloc = false;
   // Placements of the directly allocated tensors, in creation order (check_alloc.h).
   std::vector<DirectTensor> direct_tensors;
+  // Instruction results that an assignment copied into another tile right after they were
+  // produced (not retargeted, see assign_into).
+  std::set<int> folded_results;
   SourceLoc loc() const { return current_loc(); }
   void warn(const std::string& code, const std::string& message, const std::string& hint = {});
 
