@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "nki/api_common.h"
+#include "nki/check_alloc.h"
 #include "nki/ndarray.h"
 
 namespace nki::front {
@@ -132,8 +133,23 @@ std::shared_ptr<py::ModuleObj> make_compiler_module(Tracer&) {
   for (auto [name, buf] : {std::pair<const char*, ir::Buffer>{"sbuf", ir::Buffer::Sbuf}, {"psum", ir::Buffer::Psum}}) {
     auto sub = std::make_shared<py::ModuleObj>(std::string("ncc.") + name);
     ir::Buffer b = buf;
-    sub->set("alloc", make_fn("alloc", [b](Interp&, CallArgs&) -> Ref { return std::make_shared<BufferObj>(b, true); }));
-    sub->set("mod_alloc", make_fn("mod_alloc", [b](Interp&, CallArgs&) -> Ref { return std::make_shared<BufferObj>(b, true); }));
+    // The placement is evaluated and checked when a tensor is created with the buffer
+    // (check_alloc.h): it depends on the tensor's shape and dtype.
+    sub->set("alloc", make_fn("alloc", [b](Interp&, CallArgs& a) -> Ref {
+      const std::string api = std::string("ncc.") + (b == ir::Buffer::Psum ? "psum" : "sbuf") + ".alloc";
+      Ref func = a.take("func", 0);
+      if (!func || py::is_none(func))
+        nki_error("invalid_allocation", api + " needs an allocation function func(idx, pdim_size, fdim_size)");
+      auto buf = std::make_shared<BufferObj>(b, true);
+      buf->placement = std::make_shared<DirectAllocSpec>();
+      buf->placement->func = func;
+      return buf;
+    }));
+    sub->set("mod_alloc", make_fn("mod_alloc", [b](Interp&, CallArgs& a) -> Ref {
+      auto buf = std::make_shared<BufferObj>(b, true);
+      buf->placement = parse_mod_alloc(b, a);
+      return buf;
+    }));
     sub->set("auto_alloc", make_fn("auto_alloc", [b](Interp&, CallArgs&) -> Ref { return std::make_shared<BufferObj>(b, false); }));
     m->set(name, sub);
   }

@@ -5,6 +5,7 @@
 #include "base/dtype_convert.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
+#include "nki/check_alloc.h"
 #include "nki/ndarray.h"
 
 namespace nki::front {
@@ -162,6 +163,8 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
   std::string nm;
   if (name && py::as_string(name)) nm = *py::as_string(name);
   auto res = t.new_tensor(shape, dt, buf, nm, pdim);
+  if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc && b->placement && ir::is_on_chip(buf))
+    t.direct_tensors.push_back(place_direct_tensor(t, *b->placement, buf, shape, pdim, dt, res->view.tensor));
   if (fill) {
     ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
     d.init = *fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;

@@ -119,10 +119,19 @@ struct DTypeObj : py::Obj {
   Ref compare(py::Interp& in, py::CmpOp op, const Ref& other, bool reflected) override;
 };
 
+// How a direct-allocation buffer places the logical tiles of a tensor (nki.compiler, spec §2.12):
+// `func` for ncc.sbuf/psum.alloc(func), the modulo parameters for ncc.sbuf/psum.mod_alloc.
+struct DirectAllocSpec {
+  Ref func;
+  int64_t base_bank = 0, base_partition = 0, base_addr = 0;
+  std::vector<int64_t> num_bank_tiles, num_par_tiles, num_free_tiles;
+};
+
 struct BufferObj : py::Obj {
   explicit BufferObj(ir::Buffer b, bool direct = false) : buffer(b), direct_alloc(direct) {}
   ir::Buffer buffer;
   bool direct_alloc;  // ncc.sbuf.alloc / mod_alloc / psum.alloc
+  std::shared_ptr<DirectAllocSpec> placement;  // set for the direct-allocation buffers
   std::string type_name() const override { return "buffer"; }
   std::string repr() const override { return std::string("nl.") + ir::buffer_name(buffer); }
   bool equals(const py::Obj& o) const override;

@@ -6,6 +6,7 @@
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
 #include "nki/check_bounds.h"
+#include "nki/check_alloc.h"
 #include "nki/check_capacity.h"
 #include "nki/lowering.h"
 
@@ -567,8 +568,11 @@ void Tracer::finish_checks() {
   }
   // SBUF/PSUM allocation accounting (check_capacity.h). Direct-allocation kernels place their
   // tiles themselves (nki_direct_allocation_guide.rst), so the liveness model does not apply.
-  if (!direct_alloc)
+  if (!direct_alloc) {
     if (std::optional<Diagnostic> over = capacity_error(*kernel_, target())) throw DiagnosticError(*over);
+  } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
+    throw DiagnosticError(*err);
+  }
 }
 
 TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {

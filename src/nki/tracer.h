@@ -5,12 +5,14 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 #include "lang/interp.h"
+#include "nki/check_alloc.h"
 #include "nki/objects.h"
 
 namespace nki::front {
@@ -86,6 +88,11 @@ class Tracer : public py::Interp {
   // The kernel uses direct allocation (ncc.sbuf/psum.alloc/mod_alloc), which adds rules
   // (spec §2.12, C27).
   bool direct_alloc = false;
+  // Placements of the directly allocated tensors, in creation order (check_alloc.h).
+  std::vector<DirectTensor> direct_tensors;
+  // Instruction results that an assignment copied into another tile right after they were
+  // produced (not retargeted, see assign_into).
+  std::set<int> folded_results;
   SourceLoc loc() const { return current_loc(); }
   void warn(const std::string& code, const std::string& message, const std::string& hint = {});
 
