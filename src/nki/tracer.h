@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,11 @@ class Tracer : public py::Interp {
   // The kernel uses direct allocation (ncc.sbuf/psum.alloc/mod_alloc), which adds rules
   // (spec §2.12, C27).
   bool direct_alloc = false;
+  // Tiles whose engine, and so memory, the compiler picks: nisa.nc_transpose without engine=
+  // (general/nki/api/nki/isa nc_transpose: "Neuron Compiler will automatically select an
+  // engine"). They are simulated in PSUM, yet the official nki-samples flash_attn_bwd feeds
+  // such a [128, 128] transpose to nc_matmul, so the tensor engine may read them.
+  std::set<int> compiler_placed;
   SourceLoc loc() const { return current_loc(); }
   void warn(const std::string& code, const std::string& message, const std::string& hint = {});
 
