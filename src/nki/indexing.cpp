@@ -276,7 +276,12 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         }
       }
     } else {  // Indirect
-      if (j != 0)
+      // Integer indices before it drop their dims, so the first non-integer subscript is the
+      // access's partition dim (spec §2.3, "the first sliced dimension becomes the partition
+      // dimension"): nki-samples resize_nearest gathers rows with data[b, idx_tile, i_f].
+      bool leading = std::all_of(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(j),
+                                 [](const Idx& e) { return e.kind == IdxKind::Scalar; });
+      if (!leading)
         nki_error("err_indirect_indices_free_dim",
                   "indirect (tile-valued) indices are only supported on the partition/block dimension, "
                   "not on dimension " + std::to_string(j) + " of '" + tname + "'",
