@@ -27,7 +27,8 @@ class Kernel:
     __test__ = False
 
     def __init__(self, func, mode="auto", platform_target=None, grid=(), **options):
-        while isinstance(func, Kernel):  # stacked decorators
+        while isinstance(func, Kernel):  # stacked decorators, e.g. baremetal(jit(platform_target=...)(f))
+            platform_target = platform_target or func.platform_target
             func = func.func
         self.func = func
         self.mode = mode

@@ -4,6 +4,7 @@ A kernel argument that is not an array reaches the tracer either as a Python lit
 floats, strings, tuples, ...) or, for objects with no literal form (np.greater_equal,
 nl.bfloat16, nisa.oob_mode.error, ...), as an expression evaluated in the kernel's module.
 """
+import dataclasses
 import math
 import types
 
@@ -83,6 +84,20 @@ def expression(value, module_globals):
     for name, v in module_globals.items():  # a module-level helper, constant or alias
         if v is value and not name.startswith("__"):
             return name
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        # A config object (nki-samples FlashConfig): rebuilt from its init fields by keyword,
+        # through its class as the kernel's module names it.
+        cls = expression(type(value), module_globals)
+        args = []
+        for f in dataclasses.fields(value):
+            if f.init:
+                v = getattr(value, f.name)
+                try:
+                    text = literal(v)
+                except NotLiteral:
+                    text = expression(v, module_globals)
+                args.append(f"{f.name}={text}")
+        return f"{cls}({', '.join(args)})"
     for name, mod in module_globals.items():
         if isinstance(mod, types.ModuleType):
             for attr, v in vars(mod).items():

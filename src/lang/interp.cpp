@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "lang/stdlib_modules.h"
+
 namespace nki::py {
 
 namespace {
@@ -101,6 +103,9 @@ void Interp::load_module(const Module& m) {
 
 Ref Interp::import_module(const std::string& dotted) {
   if (dotted == "math") return make_math_module();
+  if (dotted == "functools") return make_functools_module();
+  if (dotted == "operator") return make_operator_module();
+  if (dotted == "dataclasses") return make_dataclasses_module();
   return nullptr;
 }
 
@@ -507,7 +512,24 @@ void Interp::exec_class_def(const ClassDef& s) {
   }
   env_ = saved;
   for (auto& [k, v] : class_env->vars) cls->attrs.emplace_back(k, v);
-  bind_name(s.name, cls);
+  for (const StmtPtr& st : s.body)
+    if (st->kind == StmtKind::AnnAssign)
+      if (auto* n = as<Name>(static_cast<const AnnAssign&>(*st).target.get())) cls->annotations.push_back(n->id);
+  // Class decorators apply bottom-up like function decorators; an unknown (placeholder)
+  // decorator keeps the plain class. @dataclasses.dataclass generates the __init__.
+  Ref result = cls;
+  for (auto it = s.decorator_list.rbegin(); it != s.decorator_list.rend(); ++it) {
+    try {
+      Ref dec = eval(**it);
+      CallArgs a;
+      a.pos.push_back(result);
+      a.loc = s.span.begin;
+      result = dec->call(*this, a);
+    } catch (PyError& e) {
+      if (e.code != "unavailable_module") throw;
+    }
+  }
+  bind_name(s.name, result);
 }
 
 void Interp::exec_aug_assign(const AugAssign& s) {

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "lang/interp.h"
+#include "lang/stdlib_modules.h"
 
 namespace nki::py {
 
@@ -965,6 +966,7 @@ void ClassObj::setattr(Interp&, const std::string& attr, Ref value) {
 Ref ClassObj::call(Interp& in, CallArgs& args) {
   auto inst = std::make_shared<InstanceObj>();
   inst->cls = std::static_pointer_cast<ClassObj>(shared_from_this());
+  if (is_dataclass && !lookup("__init__")) return construct_dataclass(in, *this, inst, args);
   if (Ref init = lookup("__init__")) {
     CallArgs a = args;
     a.pos.insert(a.pos.begin(), inst);

@@ -302,6 +302,9 @@ struct ClassObj : Obj {
   std::string name;
   std::vector<Ref> bases;
   std::vector<std::pair<std::string, Ref>> attrs;
+  std::vector<std::string> annotations;  // names annotated in the class body, in order
+  bool is_dataclass = false;             // decorated with dataclasses.dataclass
+  std::vector<std::pair<std::string, Ref>> dataclass_fields;  // name -> default (null: none)
   std::string type_name() const override { return "type"; }
   std::string repr() const override { return "<class '" + name + "'>"; }
   Ref lookup(const std::string& attr) const;

@@ -81,6 +81,11 @@ constexpr int64_t kAllOnes = 0xFFFFFFFFLL;
 // ---- batch-norm statistics ----
 void bn_stats(ExecContext& cx, const ir::Instr& in) {
   Mat x = load_mat(cx, src(cx, in, 0).access);
+  // Optional srcs[1]: 0/1 membership of each data element (bn_stats(mask=...)).
+  const bool has_member = in.srcs.size() > 1;
+  Mat member;
+  if (has_member) member = load_mat(cx, src(cx, in, 1).access);
+  auto active = [&](int64_t p, int64_t f) { return !has_member || member.at(p, f) != 0.0f; };
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, x.P, 6);
   auto out = scratch<float>(cx, x.P * 6);
@@ -88,11 +93,13 @@ void bn_stats(ExecContext& cx, const ir::Instr& in) {
     for (int parity = 0; parity < 2; ++parity) {
       float n = 0, sum = 0;
       for (int64_t f = parity; f < x.F; f += 2) {
+        if (!active(p, f)) continue;
         sum += x.at(p, f);
         n += 1;
       }
       float mean = n > 0 ? sum / n : 0.0f, m2 = 0;
       for (int64_t f = parity; f < x.F; f += 2) {
+        if (!active(p, f)) continue;
         float dlt = x.at(p, f) - mean;
         m2 += dlt * dlt;
       }

@@ -15,7 +15,8 @@
 // ------------------------ ------------------------------------------------------------------
 // bn_stats                 srcs[0] data [P, F] -> dst [P, 6] = per partition (count, mean,
 //                          var*count) of the even-position elements then of the odd-position
-//                          elements (positions along F; population variance).
+//                          elements (positions along F; population variance). Optional
+//                          srcs[1] [P, F]: 0/1 membership; only elements with 1 are counted.
 // bn_aggr                  srcs[0] stats [P, 3n] (n (count, mean, var*count) triples) ->
 //                          dst [P, 2] = (mean, population variance) of the union.
 // max8                     srcs[0] data [P, F] (F >= 8) -> dst [P, 8]: the 8 largest values in

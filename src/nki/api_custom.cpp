@@ -167,8 +167,26 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
       nki_error("bn_stats_fmax", "bn_stats free size " + std::to_string(free_size(*x)) +
                                      " exceeds nl.tile_size.bn_stats_fmax (512)",
                 "call bn_stats on chunks of at most 512 elements and aggregate them with nisa.bn_aggr");
-    return emit_custom(t, "bn_stats", {x->shape()[0], 6}, opt_dtype(a[2]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
+    DType out = opt_dtype(a[2]).value_or(x->dtype());
+    if (!a[1] || py::is_none(a[1]))
+      return emit_custom(t, "bn_stats", {x->shape()[0], 6}, out, {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
+    // The mask ranges over the data: masked-out elements take no part in the statistics (the
+    // SDK 2.24 layernorm tutorial masks the ragged last 512-column chunk of a 1000-column row).
+    // Pass the active data and a 0/1 membership tile of the same shape.
+    auto data = masked_data(t, x, a[1], 0.0, "nisa.bn_stats");
+    auto member = t.new_tensor(x->shape(), DType::Float32, ir::Buffer::Sbuf, "");
+    for (double v : {0.0, 1.0}) {
+      ir::Instr set;
+      set.op = ir::Opcode::Memset;
+      set.name = "nisa.bn_stats(mask)";
+      set.engine = ir::Engine::Vector;
+      set.dst = member->view;
+      set.srcs.push_back(ir::Operand::of_imm(v));
+      if (v == 1.0) set.mask = make_mask(t, a[1], x->shape().size());
+      t.emit(std::move(set));
+    }
+    return emit_custom(t, "bn_stats", {x->shape()[0], 6}, out, {ir::Operand::of(data->view), ir::Operand::of(member->view)},
+                       nullptr, ir::Engine::Vector);
   }));
   m.set("bn_aggr", make_fn("bn_aggr", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "bn_aggr", {"data", "mask", "dtype"}, 1, 1);

@@ -200,7 +200,8 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
       x = flat.get();
     }
     ir::Engine e = engine_of(a[3], ir::Engine::Unknown);
-    if (e == ir::Engine::Unknown) {
+    bool chosen = e == ir::Engine::Unknown;
+    if (chosen) {
       bool small = x->shape().size() == 2 && x->shape()[0] <= 32 && x->shape()[1] <= 32;
       e = small ? ir::Engine::Vector : ir::Engine::Tensor;
     }
@@ -210,8 +211,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
                 "use engine=nisa.tensor_engine for tiles up to [128, 128]");
     if (e == ir::Engine::Tensor && x->buffer() != ir::Buffer::Sbuf)
       nki_error("err_unsupported_memory", "nc_transpose on the tensor engine reads SBUF only, got a tile in psum");
-    return emit_transpose(t, "nisa.nc_transpose", *x, a[2],
-                          e == ir::Engine::Tensor ? ir::Buffer::Psum : ir::Buffer::Sbuf, e);
+    Ref res = emit_transpose(t, "nisa.nc_transpose", *x, a[2],
+                             e == ir::Engine::Tensor ? ir::Buffer::Psum : ir::Buffer::Sbuf, e);
+    if (chosen) t.compiler_placed.insert(t.storage_of(as_tensor(res)->view.tensor));
+    return res;
   }));
 
   auto activation = [&t](const std::string& api, Args& a, const Ref& op, const Ref& data, const Ref& bias,

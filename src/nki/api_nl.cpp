@@ -217,7 +217,8 @@ Ref emit_transpose(Tracer& t, const std::string& api, TensorObj& x, const Ref& d
 
 Ref emit_matmul(Tracer& t, const std::string& api, TensorObj& st, TensorObj& mv, const Ref& mask) {
   for (auto [tile, arg] : {std::pair<TensorObj*, const char*>{&st, "stationary"}, {&mv, "moving"}}) {
-    if (tile->buffer() != ir::Buffer::Sbuf)
+    bool placed = t.compiler_placed.count(t.storage_of(tile->view.tensor)) > 0;
+    if (tile->buffer() != ir::Buffer::Sbuf && !placed)
       nki_error("err_unsupported_memory",
                 std::string("Expected operand '") + arg + "' of '" + api + "' to be in address space 'sbuf', but got a tile in '" +
                     ir::buffer_name(tile->buffer()) + "' instead.",

@@ -139,11 +139,29 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
   size_t nt = A.offset.size();
 
   if (!any_adv) {
+    // On-chip tiles stay at least 2-D: integer indices drop dims, but when fewer than two would
+    // remain, the last integer-indexed dims are kept with size 1 (spec §2.3 indexing table).
+    // The official flash attention kernels index a [P, n] tile as l[:, i] and use the result as
+    // the [P, 1] tile their docstring names (nki-samples attention.py, `l_buffer: (B_P_SIZE, 1)`).
+    std::vector<bool> keep(r, false);
+    if (ir::is_on_chip(base.buffer()) && r >= 2) {
+      size_t scalars = 0;
+      for (size_t j = 0; j < idx.size(); ++j) scalars += idx[j].kind == IdxKind::Scalar;
+      size_t need = r - scalars < 2 ? 2 - (r - scalars) : 0;
+      for (size_t j = idx.size(); j-- > 0 && need > 0;)
+        if (idx[j].kind == IdxKind::Scalar) keep[j] = true, --need;
+    }
     std::vector<std::vector<int64_t>> cols;  // new coef columns, per tensor dim
     for (size_t j = 0; j < r; ++j) {
       if (j < idx.size() && idx[j].kind == IdxKind::Scalar) {
         for (size_t d = 0; d < nt; ++d)
           out.offset[d] = ir::add(out.offset[d], ir::scale(idx[j].scalar, A.coef[d][j]));
+        if (keep[j]) {
+          out.shape.push_back(1);
+          std::vector<int64_t> col(nt);
+          for (size_t d = 0; d < nt; ++d) col[d] = A.coef[d][j];
+          cols.push_back(col);
+        }
         continue;
       }
       int64_t size = A.shape[j];
@@ -258,7 +276,12 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         }
       }
     } else {  // Indirect
-      if (j != 0)
+      // Integer indices before it drop their dims, so the first non-integer subscript is the
+      // access's partition dim (spec §2.3, "the first sliced dimension becomes the partition
+      // dimension"): nki-samples resize_nearest gathers rows with data[b, idx_tile, i_f].
+      bool leading = std::all_of(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(j),
+                                 [](const Idx& e) { return e.kind == IdxKind::Scalar; });
+      if (!leading)
         nki_error("err_indirect_indices_free_dim",
                   "indirect (tile-valued) indices are only supported on the partition/block dimension, "
                   "not on dimension " + std::to_string(j) + " of '" + tname + "'",

@@ -269,6 +269,24 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
   }
   if (ta) require_int_for_bitvec(op, *ta, api, "x");
   if (tb) require_int_for_bitvec(op, *tb, api, "y");
+  // Dimension 0 of every tile is its partition dimension, so a lower-rank tile lines up with
+  // the other operand on the partition dim and broadcasts along the missing free dims: the
+  // [P] tile `m[:, 0]` combines with a [P, 1] or [P, F] tile per partition. The official
+  // nki-samples flash attention relies on it (nl.maximum(m[:, 0], row_max) with row_max
+  // [P, 1]; o[:, :] * alpha with alpha [P]). Same-rank operands follow NumPy broadcasting
+  // (general/nki/api/nki/language: "x.shape and y.shape must be broadcastable").
+  Ref pa = a, pb = b;
+  if (ta && tb && ta->shape().size() != tb->shape().size() && !ta->shape().empty() && !tb->shape().empty()) {
+    bool a_low = ta->shape().size() < tb->shape().size();
+    TensorObj* low = a_low ? ta : tb;
+    size_t rank = (a_low ? tb : ta)->shape().size();
+    auto padded = std::make_shared<TensorObj>(*low);
+    padded->producer = -1;
+    for (auto& col : padded->view.coef) col.resize(rank, 0);
+    padded->view.shape.resize(rank, 1);
+    (a_low ? pa : pb) = padded;
+    (a_low ? ta : tb) = padded.get();
+  }
   std::vector<int64_t> shape;
   if (ta && tb) {
     auto s = broadcast_shapes(ta->shape(), tb->shape());
@@ -309,8 +327,8 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
   in.engine = engine;
   in.alu0 = op;
   in.dst = res->view;
-  in.srcs.push_back(operand_for(a, shape, api, "x"));
-  in.srcs.push_back(operand_for(b, shape, api, "y"));
+  in.srcs.push_back(operand_for(pa, shape, api, "x"));
+  in.srcs.push_back(operand_for(pb, shape, api, "y"));
   in.mask = make_mask(t, mask, shape.size());
   res->producer = t.emit(std::move(in));
   res->from_compare = is_comparison(op);
@@ -461,6 +479,15 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
           dst.buffer() == ir::Buffer::Psum) {
         prod->dst = dst.view;
         prod->accumulate = true;
+        // `psum += matmul` forms a matmul accumulation group: its first matmul overwrites the
+        // PSUM bank and the later ones accumulate (general/nki/arch/trainium_inferentia2_arch.rst,
+        // "PSUM accumulation"). Directly-allocated kernels cannot create the accumulator with
+        // nl.zeros (err_tensor_creation_on_scratchpad_with_init_value_not_supported), so they
+        // use an uninitialised nl.ndarray (nki-samples allocated_fused_linear). Zero-filling such
+        // a tensor where it is created gives exactly the group's result.
+        ir::TensorDecl& acc = t.kernel().tensors[t.storage_of(dst.view.tensor)];
+        if (acc.init == ir::TensorInit::Uninitialized && acc.buffer == ir::Buffer::Psum)
+          acc.init = ir::TensorInit::Zeros;
         t.note_write(*prod, true);
         v->producer = -1;
         return;

@@ -75,6 +75,17 @@ Ref NdArrayObj::getattr(Interp& in, const std::string& name) {
       for (int64_t j = 0; j < shape[1]; ++j) t->data[j * shape[0] + i] = data[i * shape[1] + j];
     return t;
   }
+  if (name == "max" || name == "min" || name == "sum") {
+    return make_fn(name, [self, name](Interp&, CallArgs& a) -> Ref {
+      if (!a.pos.empty() || !a.kw.empty())
+        nki_error("unsupported_numpy", "compile-time numpy ." + name + "() takes no axis or options here");
+      if (self->data.empty() && name != "sum") py::raise("ValueError", "zero-size array to reduction operation");
+      double r = name == "sum" ? 0.0 : self->data[0];
+      for (double x : self->data)
+        r = name == "sum" ? r + x : (name == "max" ? std::max(r, x) : std::min(r, x));
+      return dtype_is_int(self->dtype) ? py::make_int(static_cast<int64_t>(r)) : py::make_float(r);
+    });
+  }
   if (name == "astype")
     return make_fn("astype", [self](Interp&, CallArgs& a) -> Ref {
       auto c = std::make_shared<NdArrayObj>(*self);
@@ -113,16 +124,40 @@ Ref NdArrayObj::getitem(Interp&, const Ref& key) {
 }
 
 Ref NdArrayObj::binop(Interp&, py::Operator op, const Ref& other, bool reflected) {
-  auto v = py::as_number(other);
-  if (!v) return nullptr;
-  auto r = std::make_shared<NdArrayObj>(*this);
-  for (double& x : r->data) {
-    double a = reflected ? *v : x, b = reflected ? x : *v;
+  // Element-wise arithmetic with a number or an array of the same shape (or a one-element
+  // array), as host-side NumPy computes index tables at trace time (nki-samples
+  // adaptive_avg_pool2d: (np.arange(OH, dtype=np.int32) * H) // OH).
+  auto* arr = dynamic_cast<NdArrayObj*>(other.get());
+  auto v = arr ? std::nullopt : py::as_number(other);
+  if (!arr && !v) return nullptr;
+  if (arr && arr->data.size() != data.size() && arr->data.size() != 1 && data.size() != 1)
+    nki_error("unsupported_numpy", "compile-time numpy arrays of shapes " + shape_str(shape) + " and " +
+                                       shape_str(arr->shape) + " cannot be combined element-wise here");
+  const NdArrayObj& big = arr && data.size() == 1 && arr->data.size() > 1 ? *arr : *this;
+  auto r = std::make_shared<NdArrayObj>(big);
+  bool ints = dtype_is_int(dtype) && (arr ? dtype_is_int(arr->dtype) : py::as_int(other).has_value());
+  // int op int stays int (true division excepted); otherwise the float operand's dtype.
+  DType float_type = !dtype_is_int(dtype) ? dtype : (arr && !dtype_is_int(arr->dtype) ? arr->dtype : DType::Float32);
+  r->dtype = ints && op != py::Operator::Div ? dtype : float_type;
+  for (size_t i = 0; i < r->data.size(); ++i) {
+    double x = data.size() == 1 ? data[0] : data[i];
+    double y = arr ? (arr->data.size() == 1 ? arr->data[0] : arr->data[i]) : *v;
+    double a = reflected ? y : x, b = reflected ? x : y;
+    double& out = r->data[i];
     switch (op) {
-      case py::Operator::Add: x = a + b; break;
-      case py::Operator::Sub: x = a - b; break;
-      case py::Operator::Mult: x = a * b; break;
-      case py::Operator::Div: x = a / b; break;
+      case py::Operator::Add: out = a + b; break;
+      case py::Operator::Sub: out = a - b; break;
+      case py::Operator::Mult: out = a * b; break;
+      case py::Operator::Div: out = a / b; break;
+      case py::Operator::FloorDiv:
+        if (ints && b == 0) py::raise("ZeroDivisionError", "integer division by zero");
+        out = std::floor(a / b);
+        break;
+      case py::Operator::Mod:
+        if (ints && b == 0) py::raise("ZeroDivisionError", "integer modulo by zero");
+        out = a - std::floor(a / b) * b;
+        break;
+      case py::Operator::Pow: out = std::pow(a, b); break;
       default: return nullptr;
     }
   }

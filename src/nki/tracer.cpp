@@ -362,12 +362,18 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   if (f == py::Flow::Break || f == py::Flow::Continue)
     nki_error("unsupported_control_flow", "break/continue are not supported in NKI device loops",
               "use masks or nl.static_range for unrolled loops");
-  if (f == py::Flow::Return)
+  // The legacy tracer runs a device-loop body once, so a `return` that ends the body returns
+  // after the whole (symbolic) loop has been recorded: the SDK 2.24 examples layout-dynamic-loop.py
+  // and prof-kernel.py indent `return out_tensor` inside their affine_range loop. Any other
+  // return in a loop (conditional, or with statements after it) is not supported.
+  bool trailing_return = f == py::Flow::Return && !stmt.body.empty() && py::as<py::Return>(stmt.body.back().get());
+  if (f == py::Flow::Return && !trailing_return)
     nki_error("unsupported_control_flow", "return inside an NKI device loop is not supported");
   loop.body = std::move(body);
   blocks_.back()->push_back(ir::Stmt{std::move(loop)});
   last_serial_ = -1;
   poison_scope(watermark);
+  if (trailing_return) return py::Flow::Return;
   return exec_block(stmt.orelse);
 }
 

@@ -93,6 +93,11 @@ class Tracer : public py::Interp {
   // Instruction results that an assignment copied into another tile right after they were
   // produced (not retargeted, see assign_into).
   std::set<int> folded_results;
+  // Tiles whose engine, and so memory, the compiler picks: nisa.nc_transpose without engine=
+  // (general/nki/api/nki/isa nc_transpose: "Neuron Compiler will automatically select an
+  // engine"). They are simulated in PSUM, yet the official nki-samples flash_attn_bwd feeds
+  // such a [128, 128] transpose to nc_matmul, so the tensor engine may read them.
+  std::set<int> compiler_placed;
   SourceLoc loc() const { return current_loc(); }
   void warn(const std::string& code, const std::string& message, const std::string& hint = {});
 

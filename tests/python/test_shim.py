@@ -90,3 +90,19 @@ def test_bf16_stand_in_arrays_round_trip():
     assert y.dtype.metadata == {"nki_dtype": "bfloat16"}
     # the input is rounded to bf16 once when it enters the simulator: 1 + 2^-10 -> 1
     np.testing.assert_array_equal(y, [[2.0, 6.0, 2.0]])
+
+
+def test_arrays_may_follow_scalar_and_non_literal_parameters():
+    a, b, c = rand(4, 8), rand(4, 8) + 1, rand(4, 8) + 2
+    got = add_kernel.scaled_affine(a, 0.5, np.multiply, b, c)
+    np.testing.assert_allclose(got, a * b * 0.5 + c, rtol=1e-6)
+    got = add_kernel.scaled_affine(a, 2, nl.add, c_tensor=c, b_tensor=b)
+    np.testing.assert_allclose(got, (a + b) * 2 + c, rtol=1e-6)
+
+
+def test_dataclass_config_argument_reaches_the_kernel():
+    import config_kernel
+    a = rand(4, 8)
+    np.testing.assert_allclose(config_kernel.scale_kernel(a), a, rtol=1e-6)
+    cfg = config_kernel.ScaleConfig(scale=3.0, negate=True)
+    np.testing.assert_allclose(config_kernel.scale_kernel(a, config=cfg), -3 * a, rtol=1e-6)

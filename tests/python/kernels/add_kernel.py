@@ -34,3 +34,16 @@ def bf16_add_kernel(a_tensor, b_tensor):
   b = nl.load(b_tensor)
   nl.store(c_tensor, value=nl.add(a, b, dtype=nl.bfloat16))
   return c_tensor
+
+
+# Arrays after a scalar and after a non-literal parameter, as in the SDK 2.24 layernorm
+# tutorial (nki_layernorm_kernel_v1(input_tensor, epsilon, gamma_vector, beta_vector)).
+@nki.jit(mode="simulation")
+def scaled_affine(a_tensor, scale, op, b_tensor, c_tensor):
+  out = nl.ndarray(a_tensor.shape, dtype=a_tensor.dtype, buffer=nl.shared_hbm)
+  a = nl.load(a_tensor)
+  b = nl.load(b_tensor)
+  c = nl.load(c_tensor)
+  ab = nisa.tensor_tensor(a, b, op=op)
+  nl.store(out, value=nl.add(nl.multiply(ab, scale), c))
+  return out
