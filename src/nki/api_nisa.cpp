@@ -517,7 +517,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
                 "e.g. pred=(i_f <= i_p); & / | combinations are not supported");
     TensorObj* x = need_tensor(a[1], "affine_select", "on_true_tile");
     require_on_chip(*x, "affine_select", "on_true_tile");
-    require_gpsimd_readable(*x, "affine_select", "on_true_tile");
+    // No GpSimd-cannot-read-PSUM rejection here, although the docstring runs affine_select on
+    // GpSimd: the official nki-samples flash attention kernel (src/nki_samples/reference/
+    // attention.py, flash_fwd, exercised on hardware by its CI) passes the matmul's PSUM tile
+    // straight to affine_select, so the 2.24 compiler accepts it. Rejecting would be a false error.
     // docstring: "any float or 8-bit/16-bit integer data types for both the input data tile and output tile".
     for (DType d : {x->dtype(), opt_dtype(a[4]).value_or(x->dtype())})
       if (!dtype_is_float(d) && dtype_size(d) > 2)
