@@ -905,12 +905,18 @@ Ref Interp::eval_inner(const Expr& e) {
     }
     case ExprKind::BoolOp: {
       auto& b = static_cast<const BoolOp&>(e);
-      Ref v;
-      for (size_t i = 0; i < b.values.size(); ++i) {
-        v = eval(*b.values[i]);
-        if (i + 1 == b.values.size()) break;
+      Ref v = eval(*b.values[0]);
+      for (size_t i = 1; i < b.values.size(); ++i) {
+        const Expr& next = *b.values[i];
+        if (b.op == BoolOpKind::And) {
+          if (Ref s = v->symbolic_and(*this, [&] { return eval(next); })) {
+            v = s;
+            continue;
+          }
+        }
         bool t = truthy(v);
-        if (b.op == BoolOpKind::And ? !t : t) break;
+        if (b.op == BoolOpKind::And ? !t : t) return v;
+        v = eval(next);
       }
       return v;
     }

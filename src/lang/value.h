@@ -66,6 +66,10 @@ struct Obj : std::enable_shared_from_this<Obj> {
   // Rich comparison (Eq..GtE). nullptr = NotImplemented.
   virtual Ref compare(Interp& in, CmpOp op, const Ref& other, bool reflected);
   virtual bool truthy(Interp& in);
+  // `self and rhs` for symbolic values whose truth is not known while tracing (NKI conditions
+  // on loop indices): when this returns non-null, `and` evaluates `rhs` and yields the result
+  // instead of testing truthy(self).
+  virtual Ref symbolic_and(Interp& in, const std::function<Ref()>& rhs) { return nullptr; }
   // `x op= value` / `x[key] op= value` for objects that update in place (NKI tiles); nullptr /
   // false means "not handled": Python's `x = x op value` fallback applies.
   virtual Ref inplace(Interp& in, Operator op, const Ref& value) { return nullptr; }

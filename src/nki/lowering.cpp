@@ -434,6 +434,12 @@ Ref emit_copy(Tracer& t, const std::string& api, const Ref& x, const Ref& dtype,
 
 void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::Alu> accumulate,
                  const std::string& api, const Ref& mask) {
+  if (auto* lr = py::cast<LoopReduceObj>(value); lr && !accumulate) {
+    // `t[idx] = nl.loop_reduce(x, op, ...)`: t[idx] = op(t[idx], x), as for a bound name
+    // (Tracer::transform_bind).
+    assign_into(t, dst, lr->x, lr->op, "nl.loop_reduce", lr->mask ? lr->mask : mask);
+    return;
+  }
   check_writable(t, dst);
   reject_dynamic_view(dst, api);
   if (auto* v = as_tensor(value)) reject_dynamic_view(*v, api);

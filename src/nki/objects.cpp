@@ -498,6 +498,21 @@ bool PredObj::truthy(py::Interp&) {
             "nest the `if` statements, or combine index comparisons with &");
 }
 
+Ref PredObj::symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) {
+  // `if i_q >= i_k and i_k > 0:` on loop indices is the conjunction of both conditions (the
+  // official nki-samples flash attention backward kernel combines its tile-skipping conditions
+  // this way). Index (arange/mgrid) masks keep Python's `and` (see truthy).
+  if (uses_arange) return nullptr;
+  Ref r = rhs();
+  if (auto* o = dynamic_cast<PredObj*>(r.get()); o && !o->uses_arange)
+    return binop(in, Operator::BitAnd, r, false);
+  if (py::as_int(r) || py::is_none(r)) return in.truthy(r) ? shared_from_this() : r;
+  nki_error("err_dynamic_control_flow_not_supported",
+            "a condition on loop indices can only be combined with `and` with another such condition "
+            "or a compile-time constant",
+            "nest the `if` statements");
+}
+
 py::Flow PredObj::run_if(py::Interp&, const py::If& stmt) {
   if (uses_arange)
     nki_error("err_control_flow_condition_depending_on_arange",

@@ -91,6 +91,7 @@ struct PredObj : py::BranchDriver {
   std::string repr() const override { return "<nki mask>"; }
   Ref binop(py::Interp& in, py::Operator op, const Ref& other, bool reflected) override;
   bool truthy(py::Interp& in) override;
+  Ref symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) override;
   void setitem(py::Interp& in, const Ref& key, Ref value) override;
   py::Flow run_if(py::Interp& in, const py::If& stmt) override;
 };
