@@ -141,10 +141,25 @@ DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buf
       // (nki/compiler/sbuf.py, psum.py alloc()).
       std::vector<Ref> items;
       for (int64_t i : idx) items.push_back(py::make_int(i));
-      py::CallArgs args;
-      args.pos = {py::make_tuple(items), py::make_int(r.pdim_size), py::make_int(r.fdim_bytes)};
-      args.loc = t.loc();
-      Ref res = t.call(spec.func, args);
+      // By keyword first, with the docstring's parameter names: the official nki-samples
+      // allocated attention kernel passes functools.partial(f, bank_map=...) whose remaining
+      // parameters only bind by name. Functions with other parameter names get the positional
+      // call.
+      Ref res;
+      try {
+        py::CallArgs kw;
+        kw.kw = {{"idx", py::make_tuple(items)},
+                 {"pdim_size", py::make_int(r.pdim_size)},
+                 {"fdim_size", py::make_int(r.fdim_bytes)}};
+        kw.loc = t.loc();
+        res = t.call(spec.func, kw);
+      } catch (const py::PyError& e) {
+        if (e.type != "TypeError") throw;
+        py::CallArgs args;
+        args.pos = {py::make_tuple(items), py::make_int(r.pdim_size), py::make_int(r.fdim_bytes)};
+        args.loc = t.loc();
+        res = t.call(spec.func, args);
+      }
       const size_t want = buf == ir::Buffer::Psum ? 3 : 2;
       auto* seq = dynamic_cast<py::SeqObj*>(res.get());
       if (!seq || seq->items.size() != want)
