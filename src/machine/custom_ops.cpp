@@ -458,7 +458,9 @@ void range_select(ExecContext& cx, const ir::Instr& in) {
   Mat b1 = load_mat(cx, src(cx, in, 2).access);
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, t.P, t.F);
-  const int64_t start = in.int_attrs.size() > 2 ? in.int_attrs[2] : 0;
+  // range_start: a constant (int_attrs[2]) plus a loop-index expression (iota.rest), e.g.
+  // `range_start=base + i * step` inside an affine loop (2.24 doc test test_nki_isa_range_select).
+  const int64_t start = (in.int_attrs.size() > 2 ? in.int_attrs[2] : 0) + cx.env.eval(in.iota.rest);
   const float on_false = static_cast<float>(in.float_attrs[0]);
   auto out = scratch<float>(cx, t.P * t.F);
   for (int64_t p = 0; p < t.P; ++p) {

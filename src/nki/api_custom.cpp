@@ -358,11 +358,21 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
         nki_error("unsupported_dtype", name + " of 'range_select' must be float32, got " + dtype_name(bt),
                   "load the bounds as float32 (nl.load(b, dtype=nl.float32))");
     }
+    // range_start: a compile-time integer, or an expression of loop indices (the 2.24 doc test
+    // test_nki_isa_range_select passes `range_start + i * step` inside an affine loop); it is
+    // carried in iota.rest and evaluated per iteration by the simulator.
     int64_t start = 0;
+    ir::ScalarExpr start_expr;
     if (a.has(8)) {
-      auto s = static_int(a[8]);
-      if (!s) nki_error("invalid_arguments", "range_start of 'range_select' must be a compile-time integer");
-      start = *s;
+      if (auto s = static_int(a[8])) {
+        start = *s;
+      } else if (auto* ix = dynamic_cast<IndexObj*>(a[8].get()); ix && ix->is_scalar()) {
+        start_expr = ix->rest;
+      } else {
+        nki_error("invalid_arguments",
+                  "range_start of 'range_select' must be an integer or an expression of loop indices",
+                  "pass e.g. range_start=32 or range_start=base + i * step");
+      }
     }
     const double fp32_min = -3.4028234663852886e38;
     double on_false = fp32_min;
@@ -381,6 +391,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     in.dst = res->view;
     in.srcs = {ir::Operand::of(x->view), ir::Operand::of(b0->view), ir::Operand::of(b1->view)};
     in.int_attrs = {ops[0], ops[1], start};
+    in.iota.rest = start_expr;
     in.float_attrs = {on_false};
     if (a.has(6)) {
       TensorObj* rr = on_chip_tile(a[6], "range_select", "reduce_res");
