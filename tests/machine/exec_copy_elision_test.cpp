@@ -12,12 +12,6 @@ using machine::execute;
 
 namespace {
 
-std::vector<float> iota_f(int n, float start = 0.f) {
-  std::vector<float> v(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) v[static_cast<size_t>(i)] = start + static_cast<float>(i);
-  return v;
-}
-
 // Runs `k` with copy elision on and off; asserts identical outputs/args_after; returns the
 // elided run.
 machine::RunResult run_both(const ir::Kernel& k, const std::vector<HostTensor>& args) {
@@ -64,7 +58,7 @@ TEST(CopyElision, WritingTheTileLeavesTheSourceAlone) {
             S(alu(ir::Alu::Add, whole(k, t), T(whole(k, t)), I(1.0))),
             S(copy(whole(k, o), whole(k, t))), S(copy(whole(k, o2), whole(k, x)))};
   auto r = run_both(k, {host_f32({4, 3}, iota_f(12))});
-  EXPECT_EQ(values<float>(r.outputs[0]), iota_f(12, 1.f));
+  EXPECT_EQ(values<float>(r.outputs[0]), iota_f(12, 1.f, 1.f));
   EXPECT_EQ(values<float>(r.outputs[1]), iota_f(12));
 }
 
@@ -89,7 +83,7 @@ TEST(CopyElision, LoopOfLoadsComputeAndStores) {
     body.push_back(S(copy(box(k, o, {V(i, 2)}, {2, 4}), whole(k, tc))));
     return body;
   })};
-  std::vector<float> av = iota_f(32), bv = iota_f(32, 100.f), want(32);
+  std::vector<float> av = iota_f(32), bv = iota_f(32, 1.f, 100.f), want(32);
   for (int e = 0; e < 32; ++e) want[static_cast<size_t>(e)] = av[static_cast<size_t>(e)] + bv[static_cast<size_t>(e)];
   auto r = run_both(k, {host_f32({8, 4}, av), host_f32({8, 4}, bv)});
   EXPECT_EQ(values<float>(r.outputs[0]), want);

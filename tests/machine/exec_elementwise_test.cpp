@@ -14,16 +14,6 @@ using namespace nki::testing;
 using machine::execute;
 using machine::RunOptions;
 
-namespace {
-
-std::vector<float> iota_f(size_t n, float scale = 1.0f, float off = 0.0f) {
-  std::vector<float> v(n);
-  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * scale + off;
-  return v;
-}
-
-}  // namespace
-
 // out = a + b over 2x2 tiles of [128, 100] with HBM in/out.
 TEST(ExecElementwise, TiledAddOverLoops) {
   KernelBuilder kb("tiled_add");

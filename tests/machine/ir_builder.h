@@ -172,6 +172,13 @@ inline ir::Predicate pred(std::vector<int64_t> coef, ScalarExpr rest, ir::CmpKin
   return p;
 }
 
+// i * scale + off for i in [0, n): easy-to-check test data.
+inline std::vector<float> iota_f(size_t n, float scale = 1.0f, float off = 0.0f) {
+  std::vector<float> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = static_cast<float>(i) * scale + off;
+  return v;
+}
+
 // HostTensor helpers.
 inline HostTensor host_f32(std::vector<int64_t> shape, const std::vector<float>& v) {
   HostTensor h;
