@@ -108,6 +108,9 @@ py::tuple run(const std::string& source_path, const std::string& kernel_name, co
               const py::dict& consts, const std::vector<int64_t>& grid, const std::string& target,
               const std::string& numerics, const std::string& source_text, bool write_back) {
   toolchain::RunSettings settings;
+  // The drop-in runs the user's own kernels inside their Python process, like the real
+  // nki.simulate_kernel; isolation (a fork per call) is for model-written kernels.
+  settings.isolation.enabled = false;
   settings.trace = trace_options(kernel_name, consts, grid, target);
   settings.machine.numerics = parse_numerics(numerics);
   std::vector<HostTensor> inputs;

@@ -183,6 +183,9 @@ bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
 }
 
 EpisodeResult Episode::run() {
+  if (config_.max_wall_s > 0)
+    tools_.set_deadline(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                     std::chrono::duration<double>(config_.max_wall_s)));
   conv_.system = prompts_.system;
   if (config_.mode == Mode::Agent) conv_.tools = kernel_tool_specs();
   push_user(prompts_.task);
@@ -243,15 +246,19 @@ void Episode::finish() {
                                                          : Verdict::NoCode;
     result_.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
   } else {
-    result_.final_check = verify(result_.final_kernel);
+    result_.final_check = tools_.final_verdict(result_.final_kernel);
     if (result_.final_check.passed) {
       result_.verdict = Verdict::Pass;
       if (result_.pass_turn == 0) result_.pass_turn = result_.kernel_turn;
     } else if (result_.stop_reason == "api_error") {
+      result_.pass_turn = 0;
       result_.verdict = Verdict::ApiError;
     } else if (result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget") {
+      result_.pass_turn = 0;
       result_.verdict = Verdict::BudgetExhausted;
     } else {
+      // A kernel can pass the verify tool's public trials and still fail the held-out ones.
+      result_.pass_turn = 0;
       FailureKind kind = result_.final_check.failure;
       if (kind == FailureKind::Unspecified)
         kind = tools_.compile_kernel(result_.final_kernel).passed ? FailureKind::Mismatch

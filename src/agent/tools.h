@@ -2,6 +2,7 @@
 // the NKI front end and simulator; tests use fakes). This layer knows nothing about NKI itself.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,13 @@ class KernelTools {
   virtual ToolResult compile_kernel(const std::string& code) = 0;
   // Runs the kernel on the task's inputs and compares with the reference within tolerance.
   virtual ToolResult verify_kernel(const std::string& code) = 0;
+  // The harness verdict on the episode's final kernel. The default is verify_kernel; the
+  // simulator tools add held-out trials whose inputs the model never saw, so a kernel that
+  // memorised the public trials' outputs fails (docs/reliability.md).
+  virtual ToolResult final_verdict(const std::string& code) { return verify_kernel(code); }
+  // Tool calls made after this must finish by `deadline` (the episode's wall-clock budget); a
+  // call still running then is stopped and reported as a failed check.
+  virtual void set_deadline(std::chrono::steady_clock::time_point deadline) { (void)deadline; }
 };
 
 // A named tensor of the task, as text the prompt shows verbatim.

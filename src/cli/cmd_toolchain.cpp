@@ -115,7 +115,7 @@ int cmd_check(int argc, char** argv, bool print_ir) {
   }
   front::TraceOptions topts = trace_options(o);
   SourceFilePtr file = load_file(o, print_ir ? "ir" : "check");
-  toolchain::CompileResult r = toolchain::compile(file, topts);
+  toolchain::CompileResult r = toolchain::compile(file, topts, toolchain::Isolation{});
   if (o.flag("json")) {
     std::cout << render_json(r.diagnostics, r.ok()) << "\n";
   } else {
@@ -172,7 +172,7 @@ int cmd_run(int argc, char** argv) {
     write_npy(p, r.outputs[i]);
     written.push_back(p);
   }
-  if (r.kernel->outputs.empty()) {
+  if (r.outputs.empty()) {  // pass-by-reference kernel: it returns nothing
     for (size_t i = 0; i < r.args_after.size(); ++i) {
       if (r.args_after[i].data == inputs[i].data) continue;
       std::string p = dir + "/arg" + std::to_string(i) + ".npy";

@@ -55,6 +55,7 @@ struct EpisodeRequest {
   int max_turns = 10;
   std::string transcript_path;  // absolute path the episode should write its JSONL transcript to
   std::string work_dir;         // absolute directory for the episode's kernels and scratch files
+  uint64_t held_out_secret = 0; // seeds the final verdict's held-out trials (RunConfig)
 };
 
 // One model turn inside an episode, as far as the evaluation cares.

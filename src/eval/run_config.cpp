@@ -41,6 +41,7 @@ std::string config_to_json(const RunConfig& c) {
       {"task_list_fingerprint", c.task_list_fingerprint},
       {"task_count", c.task_count},
       {"shard", shard_text(c.shard)},
+      {"held_out_secret", std::to_string(c.held_out_secret)},
   };
   return j.dump();
 }
@@ -59,6 +60,8 @@ RunConfig config_from_json(const std::string& text) {
     c.task_list_fingerprint = j.at("task_list_fingerprint").get<std::string>();
     c.task_count = j.at("task_count").get<int>();
     c.shard = parse_shard(j.at("shard").get<std::string>());
+    // Absent in runs started before held-out trials existed: their final verdicts used none.
+    if (j.contains("held_out_secret")) c.held_out_secret = std::stoull(j.at("held_out_secret").get<std::string>());
     return c;
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("stored run config is unreadable: ") + e.what());

@@ -5,6 +5,7 @@
 // Parallelism (--jobs) is deliberately not part of it: it never changes results.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "eval/episode.h"
@@ -33,8 +34,16 @@ struct RunConfig {
   std::string task_list_fingerprint;  // hash of the ordered (id, level) list the subset expanded to
   int task_count = 0;
   ShardSpec shard;
+  // Seeds the held-out trials of every final verdict in this run (task/verify.h). Drawn once
+  // when the run starts and kept on resume; not part of the run's identity (ignored by ==,
+  // describe_config_difference and merge), never shown to a model.
+  uint64_t held_out_secret = 0;
 
-  bool operator==(const RunConfig&) const = default;
+  bool operator==(const RunConfig& o) const {
+    return model == o.model && mode == o.mode && subset == o.subset && samples == o.samples &&
+           max_turns == o.max_turns && task_list_fingerprint == o.task_list_fingerprint &&
+           task_count == o.task_count && shard == o.shard;
+  }
 };
 
 std::string config_to_json(const RunConfig& c);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <filesystem>
+#include <random>
 #include <thread>
 #include <vector>
 
@@ -85,6 +86,7 @@ EpisodeRequest make_request(const RunConfig& c, const fs::path& run_dir, const W
   r.max_turns = c.max_turns;
   r.transcript_path = (run_dir / "transcripts" / task_dir / (sample_name + ".jsonl")).string();
   r.work_dir = (run_dir / "work" / task_dir / sample_name).string();
+  r.held_out_secret = c.held_out_secret;
   return r;
 }
 
@@ -100,7 +102,13 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
   fs::create_directories(run_dir);
   RunDirLock lock(run_dir);
   ResultsDb db(results_db_path(run_dir.string()));
+  if (config.held_out_secret == 0) {
+    std::random_device rd;
+    config.held_out_secret = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  }
   db.init_run(config);
+  // A resumed run keeps the secret it started with, so its verdicts stay comparable.
+  if (auto stored = db.stored_config()) config.held_out_secret = stored->held_out_secret;
 
   auto items = expand_work(tasks, config.samples, config.shard);
   auto finished = db.finished_keys();

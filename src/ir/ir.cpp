@@ -66,10 +66,20 @@ int64_t element_count(const std::vector<int64_t>& shape) {
   return n;
 }
 
+std::optional<int64_t> checked_element_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0 || __builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  }
+  return n;
+}
+
 int64_t Loop::trip_count() const {
-  if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
-  if (step < 0) return start > stop ? (start - stop + (-step) - 1) / (-step) : 0;
-  return 0;
+  // In 128-bit arithmetic: range(-2**62, 2**62) must not wrap around.
+  __int128 a = start, b = stop, s = step, n = 0;
+  if (s > 0 && b > a) n = (b - a + s - 1) / s;
+  if (s < 0 && a > b) n = (a - b + (-s) - 1) / (-s);
+  return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
 }
 
 namespace {

@@ -114,6 +114,8 @@ struct TensorDecl {
 };
 
 int64_t element_count(const std::vector<int64_t>& shape);
+// The product of `shape`, or nullopt when a dimension is negative or the product overflows int64.
+std::optional<int64_t> checked_element_count(const std::vector<int64_t>& shape);
 
 // ------------------------------------------------------------------ operands
 struct Access;

@@ -89,6 +89,8 @@ void Interp::load_module(const Module& m) {
       Flow f = exec(*s);
       (void)f;
     } catch (PyError& err) {
+      // A spent budget is not a module-level failure to defer: nothing more can be evaluated.
+      if (err.code == "evaluation_budget") throw;
       if (!err.loc.valid()) err.loc = s->span.begin;
       std::vector<std::string> names;
       stmt_bound_names(*s, names);

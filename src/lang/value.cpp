@@ -9,6 +9,19 @@
 
 namespace nki::py {
 
+namespace {
+// How many copies `seq * n` makes: none of an empty sequence (`"" * 10**12` must not spin for
+// 10**12 iterations), and a MemoryError, as in CPython, when the result could not be indexed.
+int64_t repeat_times(int64_t n, size_t item_count) {
+  if (n <= 0 || item_count == 0) return 0;
+  int64_t total;
+  if (__builtin_mul_overflow(n, static_cast<int64_t>(item_count), &total) || total > (int64_t{1} << 48))
+    raise("MemoryError", "repeated sequence of " + std::to_string(n) + " x " + std::to_string(item_count) +
+                             " items is too large");
+  return n;
+}
+}  // namespace
+
 void raise(std::string type, std::string message) {
   PyError e;
   e.type = std::move(type);
@@ -366,8 +379,10 @@ Ref StrObj::binop(Interp&, Operator op, const Ref& other, bool reflected) {
   }
   if (op == Operator::Mult) {
     if (auto n = as_int(other)) {
+      const int64_t times = repeat_times(*n, value.size());
       std::string r;
-      for (int64_t i = 0; i < *n; ++i) r += value;
+      r.reserve(static_cast<size_t>(times) * value.size());  // over budget: fails here, at once
+      for (int64_t i = 0; i < times; ++i) r += value;
       return make_str(r);
     }
   }
@@ -532,8 +547,10 @@ Ref TupleObj::binop(Interp&, Operator op, const Ref& other, bool reflected) {
   if (op == Operator::Mult) {
     auto n = as_int(other);
     if (!n) return nullptr;
+    const int64_t times = repeat_times(*n, items.size());
     std::vector<Ref> r;
-    for (int64_t i = 0; i < *n; ++i) r.insert(r.end(), items.begin(), items.end());
+    r.reserve(static_cast<size_t>(times) * items.size());
+    for (int64_t i = 0; i < times; ++i) r.insert(r.end(), items.begin(), items.end());
     return make_tuple(std::move(r));
   }
   return nullptr;
@@ -588,8 +605,10 @@ Ref ListObj::binop(Interp&, Operator op, const Ref& other, bool reflected) {
   if (op == Operator::Mult) {
     auto n = as_int(other);
     if (!n) return nullptr;
+    const int64_t times = repeat_times(*n, items.size());
     std::vector<Ref> r;
-    for (int64_t i = 0; i < *n; ++i) r.insert(r.end(), items.begin(), items.end());
+    r.reserve(static_cast<size_t>(times) * items.size());
+    for (int64_t i = 0; i < times; ++i) r.insert(r.end(), items.begin(), items.end());
     return make_list(std::move(r));
   }
   return nullptr;
@@ -834,10 +853,7 @@ std::string RangeObj::repr() const {
   if (step != 1) s += ", " + std::to_string(step);
   return s + ")";
 }
-int64_t RangeObj::len(Interp&) {
-  if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
-  return start > stop ? (start - stop - step - 1) / (-step) : 0;
-}
+int64_t RangeObj::len(Interp&) { return range_length(start, stop, step); }
 std::vector<Ref> RangeObj::iterate(Interp& in) {
   int64_t n = len(in);
   if (n > 10'000'000) raise("MemoryError", "range too large to iterate at compile time");

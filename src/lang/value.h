@@ -224,6 +224,15 @@ struct SliceObj : Obj {
   Ref getattr(Interp& in, const std::string& name) override;
 };
 
+// Number of values of range(start, stop, step), computed without overflow (saturates at
+// INT64_MAX: range(-2**62, 2**62) must not wrap around to a negative length).
+inline int64_t range_length(int64_t start, int64_t stop, int64_t step) {
+  __int128 a = start, b = stop, s = step, n = 0;
+  if (s > 0 && b > a) n = (b - a + s - 1) / s;
+  if (s < 0 && a > b) n = (a - b - s - 1) / (-s);
+  return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
+}
+
 struct RangeObj : Obj {
   int64_t start = 0, stop = 0, step = 1;
   std::string type_name() const override { return "range"; }

@@ -141,6 +141,10 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
     v.base += off[d] * rowstride[d];
     for (size_t j = 0; j < r; ++j) v.strides[j] += a.coef[d][j] * rowstride[d];
   }
+  // The bounds below are computed in 128 bits: huge offsets or coefficients must be reported,
+  // not wrap around into an in-bounds-looking range. Once every dimension's index range is
+  // inside the tensor, base + strides * k stays inside its element count, which fits in int64.
+  using Wide = __int128;
   const int64_t n = v.count();
   const int ind_dim = a.indirect ? a.indirect->dim : -1;
 
@@ -148,20 +152,24 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
   if (n > 0) {
     for (size_t d = 0; d < R; ++d) {
       if (static_cast<int>(d) == ind_dim) continue;
-      int64_t lo = off[d], hi = off[d];
+      Wide wlo = off[d], whi = off[d];
       for (size_t j = 0; j < r; ++j) {
-        int64_t span = a.coef[d][j] * (a.shape[j] - 1);
-        lo += std::min<int64_t>(0, span);
-        hi += std::max<int64_t>(0, span);
+        Wide span = static_cast<Wide>(a.coef[d][j]) * (a.shape[j] - 1);
+        wlo += std::min<Wide>(0, span);
+        whi += std::max<Wide>(0, span);
       }
-      if (lo >= 0 && hi < t.shape[d]) continue;
+      if (wlo >= 0 && whi < t.shape[d]) continue;
+      auto clamp64 = [](Wide x) {
+        return x > INT64_MAX ? INT64_MAX : x < INT64_MIN ? INT64_MIN : static_cast<int64_t>(x);
+      };
+      int64_t lo = clamp64(wlo), hi = clamp64(whi);
       if (mask != nullptr) {  // exact range over the active elements only
         bool any = false;
         int64_t mlo = 0, mhi = 0;
         for_each_coord(a.shape, [&](int64_t f, const int64_t* kk) {
           if (!mask[f]) return;
           int64_t x = off[d];
-          for (size_t j = 0; j < r; ++j) x += a.coef[d][j] * kk[j];
+          for (size_t j = 0; j < r; ++j) x = clamp64(static_cast<Wide>(x) + static_cast<Wide>(a.coef[d][j]) * kk[j]);
           mlo = any ? std::min(mlo, x) : x;
           mhi = any ? std::max(mhi, x) : x;
           any = true;
@@ -191,8 +199,8 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
     const int64_t total = ir::element_count(t.shape);
     for_each_coord(a.shape, [&](int64_t f, const int64_t* kk) {
       if (mask != nullptr && !mask[f]) return;
-      int64_t x = off[dd] + idx[static_cast<size_t>(f)];
-      for (size_t j = 0; j < r; ++j) x += a.coef[dd][j] * kk[j];
+      Wide x = static_cast<Wide>(off[dd]) + idx[static_cast<size_t>(f)];
+      for (size_t j = 0; j < r; ++j) x += static_cast<Wide>(a.coef[dd][j]) * kk[j];
       if (x < 0 || x >= t.shape[dd]) {
         if (oob_skip) {
           if (v.dropped.empty()) v.dropped.assign(static_cast<size_t>(n), 0);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "ir/ir.h"
+#include "ir/scalar_expr.h"
 
 namespace nki::machine {
 
@@ -49,9 +50,14 @@ class AtomEnv {
     return 0;
   }
 
+  // Throws ir::IndexOverflow when the value leaves int64 (the executor reports it).
   int64_t eval(const ir::ScalarExpr& e) const {
     int64_t v = e.constant;
-    for (const auto& [id, c] : e.terms) v += c * atom(id);
+    for (const auto& [id, c] : e.terms) {
+      int64_t t;
+      if (__builtin_mul_overflow(c, atom(id), &t) || __builtin_add_overflow(v, t, &v))
+        throw ir::IndexOverflow();
+    }
     return v;
   }
 

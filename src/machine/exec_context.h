@@ -14,6 +14,7 @@
 #include "machine/executor.h"
 #include "machine/memory.h"
 #include "machine/sim_error.h"
+#include "machine/work_budget.h"
 
 namespace nki::machine {
 
@@ -46,7 +47,8 @@ struct Rng {
 struct ExecContext {
   ExecContext(const ir::Kernel& kernel, const RunOptions& options, Memory& memory, AtomEnv& atoms,
               std::vector<Diagnostic>& warn)
-      : k(kernel), opt(options), mem(memory), env(atoms), warnings(warn) {
+      : k(kernel), opt(options), mem(memory), env(atoms), warnings(warn),
+        work(kernel, options.max_work, options.max_seconds) {
     regs.reset();
   }
 
@@ -57,6 +59,7 @@ struct ExecContext {
   std::vector<Diagnostic>& warnings;
   AccumRegs regs;
   Rng rng;
+  WorkMeter work;
   const ir::Instr* instr = nullptr;  // the instruction being executed
 
   [[noreturn]] void fail(std::string code, std::string message, std::string hint = {}) const {

@@ -119,11 +119,17 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
   // SPMD instances in row-major order over the grid (spec §2.5, §7.3).
   std::vector<int64_t> pid(k.grid.size(), 0);
   int64_t instances = ir::element_count(k.grid);
+  cx.work.precheck(instances);
   for (int64_t i = 0; i < instances; ++i) {
     env.set_program_ids(pid);
     mem.begin_instance();
     cx.regs.reset();
-    interp.run_instance();
+    try {
+      interp.run_instance();
+    } catch (const ir::IndexOverflow& e) {
+      cx.fail("index_overflow", std::string(e.what()) + " while computing an index of this instruction",
+              "index expressions must stay within the tensor; check the scale of loop indices");
+    }
     for (size_t d = pid.size(); d-- > 0;) {
       if (++pid[d] < k.grid[d]) break;
       pid[d] = 0;

@@ -41,6 +41,10 @@ struct RunOptions {
   // Defer plain HBM -> SBUF tile copies until either side is written (see Memory::alias_to).
   // Results are identical either way; off only to compare against eager copying.
   bool elide_copies = true;
+  // Simulated-work budget (machine/work_budget.h): loop iterations plus elements processed, and
+  // wall-clock seconds; exceeding either is error[sim_budget]. 0 = unlimited.
+  int64_t max_work = int64_t{1} << 36;
+  double max_seconds = 60.0;
 };
 
 struct RunResult {

@@ -94,11 +94,15 @@ void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
       exec(*in);
     } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
       const int64_t trips = lp->trip_count();
+      const ir::Loop* outer = loop_;
+      loop_ = lp;
       for (int64_t i = 0; i < trips; ++i) {
+        cx_.work.charge(1, lp);
         cx_.env.set_loop(lp->id, lp->start + i * lp->step);
         enter_block(lp->body);
         run_block(lp->body);
       }
+      loop_ = outer;
     } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
       const auto& branch = cx_.env.holds(cond->cond) ? cond->then_body : cond->else_body;
       enter_block(branch);
@@ -108,6 +112,7 @@ void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
 }
 
 void Interpreter::exec(const ir::Instr& in) {
+  cx_.work.charge(instruction_work(in), loop_);
   cx_.instr = &in;
   switch (in.op) {
     case ir::Opcode::Copy: exec_copy(cx_, in); break;

@@ -36,6 +36,7 @@ class Interpreter {
 
   ExecContext& cx_;
   const ScopeInfo& scopes_;
+  const ir::Loop* loop_ = nullptr;  // innermost loop running, named by sim_budget errors
 };
 
 }  // namespace nki::machine

@@ -132,9 +132,10 @@ void Memory::allocate(int t) {
   if (in_use_ + bytes > max_bytes_)
     throw_sim_error(k_, d.loc, kMemoryLimitCode,
                     "simulating tensor '" + d.name + "' needs " + std::to_string(bytes) +
-                        " bytes, over the simulator memory limit of " +
-                        std::to_string(max_bytes_) + " bytes",
-                    "raise RunOptions::max_bytes or shrink the problem");
+                        " bytes; with the " + std::to_string(in_use_) +
+                        " bytes already held by the kernel's other tensors, that is over the "
+                        "simulator memory limit of " + std::to_string(max_bytes_) + " bytes",
+                    "shrink the problem, or raise the limit (--sim-memory BYTES)");
   in_use_ += bytes;
   // Float storage starts as all-ones bytes, a NaN in every float format (the uninitialised
   // pattern), so a fresh tensor needs no second pass.
@@ -312,9 +313,9 @@ uint8_t* Memory::shadow(int t) {
 void Memory::check_scratch(int64_t bytes, const std::string& what) const {
   if (in_use_ + bytes > max_bytes_)
     throw_sim_error(k_, SourceLoc{}, kMemoryLimitCode,
-                    what + " needs " + std::to_string(bytes) +
-                        " bytes of scratch, over the simulator memory limit of " +
-                        std::to_string(max_bytes_) + " bytes");
+                    what + " needs " + std::to_string(bytes) + " bytes of scratch; with the " +
+                        std::to_string(in_use_) + " bytes held by the kernel's tensors, that is "
+                        "over the simulator memory limit of " + std::to_string(max_bytes_) + " bytes");
 }
 
 }  // namespace nki::machine

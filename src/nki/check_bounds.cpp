@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "base/diagnostic.h"
+#include "ir/scalar_expr.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -42,7 +43,11 @@ class BoundsChecker {
  private:
   int64_t eval(const ir::ScalarExpr& e) {
     int64_t v = e.constant;
-    for (const auto& [atom, c] : e.terms) v += c * atom_value(atom);
+    for (const auto& [atom, c] : e.terms) {
+      int64_t t;
+      if (__builtin_mul_overflow(c, atom_value(atom), &t) || __builtin_add_overflow(v, t, &v))
+        throw ir::IndexOverflow();
+    }
     return v;
   }
 
@@ -67,7 +72,8 @@ class BoundsChecker {
         check(*in);
       } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
         int64_t n = lp->trip_count();
-        for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i) {
+        // Iterations count as visits too: an empty loop of 10**15 trips must not stall the check.
+        for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i, ++visits_) {
           values_[lp->atom] = lp->start + i * lp->step;
           walk(lp->body);
         }
@@ -134,17 +140,22 @@ class BoundsChecker {
     }
     for (size_t d = 0; d < a.offset.size() && d < t.shape.size(); ++d) {
       if (a.indirect && a.indirect->dim == static_cast<int>(d)) continue;
-      int64_t lo = eval(a.offset[d]), hi = lo;
+      // 128-bit: a huge coefficient must show as out of bounds, not wrap into range.
+      __int128 wlo = eval(a.offset[d]), whi = wlo;
       for (size_t j = 0; j < a.coef[d].size() && j < r.size(); ++j) {
-        int64_t c = a.coef[d][j];
+        __int128 c = a.coef[d][j];
         if (c >= 0) {
-          lo += c * r[j].lo;
-          hi += c * r[j].hi;
+          wlo += c * r[j].lo;
+          whi += c * r[j].hi;
         } else {
-          lo += c * r[j].hi;
-          hi += c * r[j].lo;
+          wlo += c * r[j].hi;
+          whi += c * r[j].lo;
         }
       }
+      auto clamp64 = [](__int128 x) {
+        return x > INT64_MAX ? INT64_MAX : x < INT64_MIN ? INT64_MIN : static_cast<int64_t>(x);
+      };
+      const int64_t lo = clamp64(wlo), hi = clamp64(whi);
       if (lo < 0 || hi >= t.shape[d]) {
         throw DiagnosticError(make_diagnostic(
             Severity::Error, "err_tensor_access_out_of_bound",

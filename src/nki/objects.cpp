@@ -579,21 +579,31 @@ bool OpFnObj::equals(const py::Obj& o) const {
 }
 
 // ------------------------------------------------------------------ RangeDriver
-int64_t RangeDriver::len(py::Interp&) {
-  if (step > 0) return stop > start ? (stop - start + step - 1) / step : 0;
-  return start > stop ? (start - stop - step - 1) / (-step) : 0;
-}
+int64_t RangeDriver::len(py::Interp&) { return py::range_length(start, stop, step); }
 
 std::vector<Ref> RangeDriver::iterate(py::Interp& in) {
-  std::vector<Ref> out;
   int64_t n = len(in);
+  // As for Python's range: materialising more values than the step budget could ever consume
+  // only exhausts memory.
+  if (n > in.limits().max_steps)
+    nki_error("evaluation_budget",
+              "a range of " + std::to_string(n) + " values is larger than the evaluation step budget (" +
+                  std::to_string(in.limits().max_steps) + " steps)",
+              "iterate over a device loop (nl.affine_range / nl.sequential_range) instead");
+  std::vector<Ref> out;
+  out.reserve(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) out.push_back(py::make_int(start + i * step));
   return out;
 }
 
 py::Flow RangeDriver::run_loop(py::Interp& in, const py::For& stmt) {
   if (kind == ir::LoopKind::Static) {
-    for (const Ref& v : iterate(in)) {
+    // Unrolled one iteration at a time (never materialised): every iteration costs evaluation
+    // steps, so nl.static_range(10**9) ends at the step budget instead of exhausting memory.
+    const int64_t n = len(in);
+    for (int64_t i = 0; i < n; ++i) {
+      in.tick();
+      Ref v = py::make_int(start + i * step);
       in.assign(*stmt.target, v);
       py::Flow f = in.exec_block(stmt.body);
       if (f == py::Flow::Break) return py::Flow::Normal;

@@ -1,8 +1,11 @@
 #include "nki/tracer.h"
 
 #include <algorithm>
+#include <new>
+#include <optional>
 #include <sstream>
 
+#include "base/memory_budget.h"
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
 #include "nki/check_bounds.h"
@@ -197,6 +200,17 @@ std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType 
            "tensor created with block dimensions before nl.par_dim; block dimensions are deprecated since SDK 2.23",
            "allocate a list of tiles or fold the block dimension into the free dimensions");
   }
+  for (int64_t dim : shape)
+    if (dim < 0) nki_error("invalid_shape", "tensor dimensions must be non-negative, got " + std::to_string(dim));
+  // Every size and offset computed later (bounds, liveness, the simulator's addressing) is an
+  // int64 byte count: a tensor whose size does not fit cannot exist on any device.
+  std::optional<int64_t> elems = ir::checked_element_count(shape);
+  int64_t bytes = 0;
+  if (!elems || __builtin_mul_overflow(*elems, static_cast<int64_t>(dtype_size(dtype)), &bytes))
+    nki_error("tensor_size_overflow",
+              "tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) +
+                  " has more than 2^63 bytes",
+              "tensor sizes must fit in device memory; check the shape arithmetic");
   ir::TensorDecl d;
   d.id = static_cast<int>(kernel_->tensors.size());
   d.name = name.empty() ? "t" + std::to_string(d.id) : name;
@@ -467,6 +481,11 @@ void Tracer::run(const py::Module& module) {
   }
   kernel_->name = fn->name;
   if (fn->def) kernel_def_loc_ = fn->def->span.begin;
+  // The launch grid's size is used as an int64 count everywhere (instances, bounds, budgets).
+  if (!ir::checked_element_count(opts_.grid) ||
+      std::any_of(opts_.grid.begin(), opts_.grid.end(), [](int64_t g) { return g < 1; }))
+    nki_error("invalid_grid", "the SPMD launch grid " + shape_str(opts_.grid) +
+                                  " must have positive dimensions whose product fits in 64 bits");
   kernel_->grid = opts_.grid;
   program_ids_grid = opts_.grid;
 
@@ -591,9 +610,31 @@ TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
     return res;
   }
   Tracer tracer(file, opts);
+  std::optional<MemoryBudget> budget;
+  if (opts.max_eval_bytes > 0) budget.emplace(opts.max_eval_bytes);
+  auto fail_here = [&](std::string code, std::string message, std::string hint) {
+    res.diagnostics = tracer.warnings();
+    res.diagnostics.push_back(make_diagnostic(Severity::Error, std::move(code), std::move(message), file,
+                                              tracer.current_loc(), std::move(hint)));
+    res.kernel.reset();
+  };
   try {
     tracer.run(module);
     res.kernel = tracer.take_kernel();
+  } catch (const std::bad_alloc&) {
+    bool ours = budget && budget->refused();
+    budget.reset();  // the diagnostic itself needs memory
+    if (ours)
+      fail_here("evaluation_memory",
+                "compile-time evaluation of the kernel used more than its memory budget of " +
+                    std::to_string(opts.max_eval_bytes >> 20) + " MiB",
+                "a Python value built at compile time (a list, string or unrolled loop) grows without bound");
+    else
+      fail_here("evaluation_memory", "the machine ran out of memory while evaluating the kernel", "");
+    return res;
+  } catch (const ir::IndexOverflow& e) {
+    fail_here("index_overflow", e.what(), "index expressions must stay within the tensor; check the scale of loop indices");
+    return res;
   } catch (py::PyError& e) {
     if (!e.loc.valid()) e.loc = tracer.current_loc();
     res.diagnostics = tracer.warnings();

@@ -35,6 +35,9 @@ struct TraceOptions {
   Target target = Target::Trn1;
   // nki.simulate_kernel leniency (spec §7.1): kernels may return on-chip tiles.
   bool simulation_leniency = false;
+  // Heap the compile-time evaluation may use (base/memory_budget.h); beyond it the compile
+  // fails with error[evaluation_memory]. 0 = unlimited.
+  int64_t max_eval_bytes = int64_t{2} << 30;
 };
 
 struct TraceResult {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <random>
 
 namespace nki {
 
@@ -94,12 +95,34 @@ void judge_trial(const TaskSpec& task, const VerifyOptions& opts, const GoldenTr
 
 }  // namespace
 
+std::vector<int> held_out_trials(const TaskSpec& task, uint64_t secret, int count) {
+  // splitmix64 over (secret, task id, j): independent per task, so one secret serves a run.
+  uint64_t h = secret ^ 0x9e3779b97f4a7c15ULL;
+  for (unsigned char c : task.id) h = (h ^ c) * 0x100000001b3ULL;
+  std::vector<int> out;
+  for (int j = 0; j < count; ++j) {
+    uint64_t z = h + 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(j + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    int t = 1'000'000 + static_cast<int>(z % 1'000'000'000ULL);
+    if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+  }
+  return out;
+}
+
+uint64_t fresh_secret() {
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+}
+
 VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, KernelRunner run) {
   VerifyReport report;
   report.task_id = task.id;
   report.strict = opts.strict;
   report.trials_requested = opts.trials > 0 ? opts.trials : task.trials;
   GoldenProvider golden_of = opts.golden;
+  // (report.trials_requested grows by the held-out trials below.)
   if (!golden_of) {
     // Generate all missing trials in one Python run before the loop; loading is then cached.
     std::vector<int> all(static_cast<size_t>(report.trials_requested));
@@ -108,11 +131,19 @@ VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, Kernel
     golden_of = [](const TaskSpec& t, int k) { return load_golden(t, k); };
   }
 
-  for (int k = 0; k < report.trials_requested; ++k) {
+  std::vector<int> order;
+  for (int k = 0; k < report.trials_requested; ++k) order.push_back(k);
+  order.insert(order.end(), opts.held_out.begin(), opts.held_out.end());
+  report.trials_requested = static_cast<int>(order.size());
+  if (!opts.golden && !opts.held_out.empty()) prefetch_golden(task, opts.held_out, find_torch_python());
+
+  for (size_t i = 0; i < order.size(); ++i) {
+    const int k = order[i];
     GoldenTrial golden = golden_of(task, k);
     TrialReport tr;
     tr.trial = k;
     tr.seed = task.trial_seed(k);
+    tr.held_out = i >= order.size() - opts.held_out.size();
     // The runner gets its own copy so that golden.args stays the pristine "before" state.
     std::vector<HostTensor> args = golden.args;
     judge_trial(task, opts, golden, run_guarded(run, args), tr);

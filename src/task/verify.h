@@ -38,7 +38,17 @@ struct VerifyOptions {
   bool stop_on_failure = true;        // stop after the first failing trial
   int max_examples = 5;               // mismatching elements listed per output
   GoldenProvider golden;              // empty = load_golden
+  // Trial indices run after the task's own trials (held_out_trials() below): the final verdict
+  // of an episode uses trials whose inputs the model never saw.
+  std::vector<int> held_out;
 };
+
+// `count` trial indices derived from `secret` and the task id, disjoint from every task's public
+// trials (indices >= 1,000,000). The same secret gives the same trials, so a verdict can be
+// reproduced from the secret recorded with it.
+std::vector<int> held_out_trials(const TaskSpec& task, uint64_t secret, int count);
+// A fresh secret from the operating system's random source.
+uint64_t fresh_secret();
 
 enum class VerifyStatus { Pass, CompileError, RuntimeError, Mismatch };
 
@@ -51,6 +61,7 @@ struct TrialReport {
   std::vector<InputChange> modified_inputs;
   std::string problem;  // structural problem, e.g. "kernel returned 2 outputs, expected 1"
   bool passed = false;
+  bool held_out = false;  // one of VerifyOptions::held_out
 };
 
 struct VerifyReport {

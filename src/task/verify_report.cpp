@@ -126,7 +126,7 @@ std::string render_verify_text(const VerifyReport& r) {
     }
   }
   if (!bad) return "FAIL " + r.task_id + strict + "\n";
-  std::string trial = "trial " + std::to_string(bad->trial) + " (seed " +
+  std::string trial = std::string(bad->held_out ? "held-out trial " : "trial ") + std::to_string(bad->trial) + " (seed " +
                       std::to_string(bad->seed) + ")";
   switch (r.status) {
     case VerifyStatus::CompileError: s = "FAIL " + r.task_id + strict + ": compile error\n"; break;
@@ -177,6 +177,7 @@ std::string render_verify_json(const VerifyReport& r) {
                       {"seed", t.seed},
                       {"run_status", run_status_name(t.run_status)},
                       {"passed", t.passed},
+                      {"held_out", t.held_out},
                       {"problem", t.problem},
                       {"diagnostics", diags},
                       {"outputs", outs},

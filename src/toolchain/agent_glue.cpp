@@ -83,15 +83,33 @@ agent::TaskInfo task_info(const TaskSpec& task) {
   return info;
 }
 
-SimulatorTools::SimulatorTools(TaskSpec task, RunSettings settings)
-    : task_(std::move(task)), settings_(std::move(settings)) {}
+SimulatorTools::SimulatorTools(TaskSpec task, RunSettings settings, HeldOut held_out)
+    : task_(std::move(task)), settings_(std::move(settings)), held_out_(held_out) {}
+
+// The final verdict may run after the episode's deadline has passed (the last kernel was
+// written just before it): it gets this much time at least.
+constexpr double kFinalVerdictSeconds = 10.0;
+
+std::optional<RunSettings> SimulatorTools::settings_until_deadline(double min_seconds) const {
+  RunSettings s = settings_;
+  if (!deadline_) return s;
+  double left = std::chrono::duration<double>(*deadline_ - std::chrono::steady_clock::now()).count();
+  left = std::max(left, min_seconds);
+  if (left <= 0) return std::nullopt;
+  s.isolation.wall_seconds = s.isolation.wall_seconds > 0 ? std::min(s.isolation.wall_seconds, left) : left;
+  s.machine.max_seconds = s.machine.max_seconds > 0 ? std::min(s.machine.max_seconds, left) : left;
+  return s;
+}
 
 agent::ToolResult SimulatorTools::compile_kernel(const std::string& code) {
   auto file = std::make_shared<SourceFile>("kernel.py", code);
-  front::TraceOptions opts = settings_.trace;
+  std::optional<RunSettings> s = settings_until_deadline(0);
+  if (!s) return agent::ToolResult(false, "compile: not run: the episode's time budget is spent\n",
+                                   agent::FailureKind::Unspecified);
+  front::TraceOptions opts = s->trace;
   opts.args.clear();
-  for (const TensorSpec& s : task_.kernel_args()) opts.args.push_back(front::ArgSpec{s.shape, s.dtype});
-  CompileResult r = compile(file, opts);
+  for (const TensorSpec& t : task_.kernel_args()) opts.args.push_back(front::ArgSpec{t.shape, t.dtype});
+  CompileResult r = compile(file, opts, s->isolation);
   if (r.ok()) {
     std::string text = "compile: ok (kernel '" + r.kernel->name + "')\n" + diagnostics_text(r.diagnostics);
     return agent::ToolResult(true, text);
@@ -100,10 +118,12 @@ agent::ToolResult SimulatorTools::compile_kernel(const std::string& code) {
                            agent::FailureKind::CompileError, first_error_code(r.diagnostics));
 }
 
-agent::ToolResult SimulatorTools::verify_kernel(const std::string& code) {
+agent::ToolResult SimulatorTools::verify_with(const std::string& code, const VerifyOptions& vo, double min_seconds) {
+  std::optional<RunSettings> s = settings_until_deadline(min_seconds);
+  if (!s) return agent::ToolResult(false, "verify: not run: the episode's time budget is spent\n",
+                                   agent::FailureKind::Unspecified);
   auto file = std::make_shared<SourceFile>("kernel.py", code);
-  VerifyOptions vo;
-  VerifyReport rep = verify_task(task_, vo, make_runner(file, settings_));
+  VerifyReport rep = verify_task(task_, vo, make_runner(file, *s));
   std::string text = render_verify_text(rep);
   switch (rep.status) {
     case VerifyStatus::Pass: return agent::ToolResult(true, text);
@@ -111,24 +131,42 @@ agent::ToolResult SimulatorTools::verify_kernel(const std::string& code) {
       std::string code_ = rep.trials.empty() ? "" : first_error_code(rep.trials.back().diagnostics);
       return agent::ToolResult(false, text, agent::FailureKind::CompileError, code_);
     }
-    case VerifyStatus::RuntimeError: return agent::ToolResult(false, text, agent::FailureKind::RuntimeError);
+    case VerifyStatus::RuntimeError: {
+      std::string code_ = rep.trials.empty() ? "" : first_error_code(rep.trials.back().diagnostics);
+      return agent::ToolResult(false, text, agent::FailureKind::RuntimeError, code_);
+    }
     case VerifyStatus::Mismatch: return agent::ToolResult(false, text, agent::FailureKind::Mismatch);
   }
   return agent::ToolResult(false, text);
 }
 
+agent::ToolResult SimulatorTools::verify_kernel(const std::string& code) { return verify_with(code, {}, 0); }
+
+agent::ToolResult SimulatorTools::final_verdict(const std::string& code) {
+  VerifyOptions vo;
+  vo.held_out = held_out_trials(task_, held_out_.secret, held_out_.trials);
+  agent::ToolResult r = verify_with(code, vo, kFinalVerdictSeconds);
+  // For reproduction (nkiagent verify --held-out-secret); the model never sees a final verdict.
+  if (!vo.held_out.empty())
+    r.text += "final verdict: " + std::to_string(vo.held_out.size()) + " held-out trial(s), secret " +
+              std::to_string(held_out_.secret) + "\n";
+  return r;
+}
+
 bool SimulatorTools::verify_strict(const std::string& code) {
-  auto file = std::make_shared<SourceFile>("kernel.py", code);
   VerifyOptions vo;
   vo.strict = true;
-  return verify_task(task_, vo, make_runner(file, settings_)).status == VerifyStatus::Pass;
+  vo.held_out = held_out_trials(task_, held_out_.secret, held_out_.trials);
+  return verify_with(code, vo, kFinalVerdictSeconds).passed;
 }
 
 agent::SolveDeps solve_deps(const std::string& tasks_root) {
   agent::SolveDeps deps;
   deps.load_task = [tasks_root](const std::string& id) { return task_info(load_task(resolve_task_dir(id, tasks_root))); };
   deps.make_tools = [tasks_root](const std::string& id) -> std::unique_ptr<agent::KernelTools> {
-    return std::make_unique<SimulatorTools>(load_task(resolve_task_dir(id, tasks_root)));
+    // A fresh secret per episode: the held-out trials are new to every solve.
+    return std::make_unique<SimulatorTools>(load_task(resolve_task_dir(id, tasks_root)), RunSettings{},
+                                            HeldOut{HeldOut{}.trials, fresh_secret()});
   };
   return deps;
 }
@@ -166,7 +204,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   return [settings, prompts, prices](const eval::EpisodeRequest& req) {
     auto start = std::chrono::steady_clock::now();
     TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
-    SimulatorTools tools(task);
+    SimulatorTools tools(task, RunSettings{}, HeldOut{settings.held_out_trials, req.held_out_secret});
     std::unique_ptr<agent::ModelClient> client;
     if (!settings.replay_dir.empty()) {
       client = agent::ReplayClient::from_transcript(settings.replay_dir + "/" + req.task_id + ".jsonl");

@@ -2,7 +2,9 @@
 // model calls, the task description its prompts show, and the episode function `bench` runs.
 #pragma once
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "agent/solve_command.h"
@@ -18,17 +20,36 @@ agent::TaskInfo task_info(const TaskSpec& task);
 
 // compile_kernel = the full NKI check with the task's argument shapes; verify_kernel = compile +
 // run every trial against the PyTorch reference. Both run in-process on the simulator.
+// The final verdict's held-out trials (docs/reliability.md, "Memorised outputs").
+struct HeldOut {
+  int trials = 2;        // extra trials beyond the task's public ones; 0 = public trials only
+  uint64_t secret = 0;   // seeds them; recorded with the verdict, never shown to the model
+};
+
+// compile_kernel = the full NKI check with the task's argument shapes; verify_kernel = compile +
+// run every public trial against the PyTorch reference; final_verdict adds the held-out trials.
+// Kernels run in an isolated child process (RunSettings::isolation), cut at the deadline.
 class SimulatorTools : public agent::KernelTools {
  public:
-  explicit SimulatorTools(TaskSpec task, RunSettings settings = {});
+  explicit SimulatorTools(TaskSpec task, RunSettings settings = {}, HeldOut held_out = {});
   agent::ToolResult compile_kernel(const std::string& code) override;
   agent::ToolResult verify_kernel(const std::string& code) override;
-  // Verification with atol=rtol=1e-3 for every dtype (the paper's criterion).
+  agent::ToolResult final_verdict(const std::string& code) override;
+  void set_deadline(std::chrono::steady_clock::time_point deadline) override { deadline_ = deadline; }
+  // Verification with atol=rtol=1e-3 for every dtype (the paper's criterion), held-out trials
+  // included.
   bool verify_strict(const std::string& code);
 
  private:
+  agent::ToolResult verify_with(const std::string& code, const VerifyOptions& vo, double min_seconds);
+  // Isolation limited by the time left before the deadline (at least `min_seconds`); nullopt
+  // when the deadline has passed and min_seconds is 0.
+  std::optional<RunSettings> settings_until_deadline(double min_seconds) const;
+
   TaskSpec task_;
   RunSettings settings_;
+  HeldOut held_out_;
+  std::optional<std::chrono::steady_clock::time_point> deadline_;
 };
 
 // Dependencies of `nkiagent solve`: tasks resolved under `tasks_root`.
@@ -40,6 +61,7 @@ struct EpisodeSettings {
   double timeout_s = 300;
   std::string prompts_dir;  // empty: default
   std::string replay_dir;   // when set: replay DIR/<task_id>.jsonl instead of calling a model
+  int held_out_trials = 2;  // per final verdict; seeded by EpisodeRequest::held_out_secret
 };
 
 // The episode function `nkiagent bench` runs: one agent episode on the simulator per request.

@@ -1,5 +1,7 @@
 #include "toolchain/toolchain.h"
 
+#include "toolchain/isolated.h"
+
 namespace nki::toolchain {
 
 bool CompileResult::has_errors() const {
@@ -20,7 +22,13 @@ CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts
   return r;
 }
 
-RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, RunSettings settings) {
+CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts, const Isolation& iso) {
+  if (iso.enabled) return compile_isolated(file, opts, iso);
+  return compile(file, opts);
+}
+
+RunOutcome run_in_process(const SourceFilePtr& file, const std::vector<HostTensor>& inputs,
+                          RunSettings settings) {
   RunOutcome out;
   // The legacy simulator's behaviour comes with its leniency (returning SBUF tiles, spec §7.1).
   if (settings.machine.numerics == machine::Numerics::LegacySim) settings.trace.simulation_leniency = true;
@@ -45,6 +53,11 @@ RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs,
     out.diagnostics.push_back(e.diagnostic());
   }
   return out;
+}
+
+RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, RunSettings settings) {
+  if (settings.isolation.enabled) return run_isolated(file, inputs, settings);
+  return run_in_process(file, inputs, std::move(settings));
 }
 
 KernelRunner make_runner(const SourceFilePtr& file, const RunSettings& settings) {

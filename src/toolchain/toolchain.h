@@ -26,9 +26,25 @@ struct CompileResult {
 // Parses, traces and checks `file` (the `nkiagent check` stand-in for neuronx-cc).
 CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts);
 
+// How a model-written kernel is compiled and simulated: by default in a child process
+// (sandbox/isolate.h), so that a crash, a hang or a memory blow-up of the front end or the
+// simulator becomes an error diagnostic instead of taking the caller down (docs/reliability.md).
+struct Isolation {
+  bool enabled = true;        // false: in this process (the Python module, perf benchmarks)
+  double wall_seconds = 0;    // 0: the evaluation and simulation time budgets plus a margin
+  int64_t memory_bytes = 0;   // 0: the simulator and evaluation memory budgets plus 1 GiB
+  int crash_retries = 1;      // a crashed child is run again this many times (transient faults)
+};
+
+// Parses, traces and checks `file` under `iso` (in a child process when enabled). The IR of a
+// kernel that compiled in the child is rebuilt here: tracing is deterministic and was just
+// shown to finish within the limits.
+CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts, const Isolation& iso);
+
 struct RunSettings {
   front::TraceOptions trace;             // args are filled from the inputs when empty
   machine::RunOptions machine;
+  Isolation isolation;
 };
 
 struct RunOutcome {
@@ -39,7 +55,9 @@ struct RunOutcome {
   std::shared_ptr<ir::Kernel> kernel;
 };
 
-// Compiles with arg specs derived from `inputs` (shape + dtype) and simulates.
+// Compiles with arg specs derived from `inputs` (shape + dtype) and simulates, in a child
+// process when settings.isolation.enabled (RunOutcome::kernel is then rebuilt here, and may be
+// null if that fails).
 RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, RunSettings settings);
 
 // A KernelRunner (task/verify.h) that compiles and simulates `file`.

@@ -230,3 +230,82 @@ TEST(Verify, StrictModeTightensBf16) {
 
 }  // namespace
 }  // namespace nki
+
+// ---------------------------------------------------------------- held-out trials
+namespace nki {
+namespace heldout {
+
+// Inputs depend on the whole trial seed, so no two trials share them.
+GoldenTrial seeded_golden(const TaskSpec& task, int trial) {
+  GoldenTrial g;
+  g.trial = trial;
+  g.seed = task.trial_seed(trial);
+  std::vector<float> a(15), b(15), sum(15);
+  for (int i = 0; i < 15; ++i) {
+    a[i] = 0.25f * i + static_cast<float>(g.seed % 100003) * 1e-3f;
+    b[i] = 1.0f - 0.5f * i;
+    sum[i] = a[i] + b[i];
+  }
+  g.arg_names = {"a", "b"};
+  g.args = {f32({3, 5}, a), f32({3, 5}, b)};
+  g.expected = {f32({3, 5}, sum)};
+  return g;
+}
+
+// The attack: remember the outputs of the public trials (their seeds are printed by `tasks
+// show`) and pick one by looking at a single input element; compute nothing.
+KernelRunResult memorising_kernel(const TaskSpec& task, const std::vector<HostTensor>& args) {
+  KernelRunResult r;
+  r.args_after = args;
+  float probe = values(args[0])[0];
+  for (int t = 0; t < task.trials; ++t) {
+    GoldenTrial g = seeded_golden(task, t);
+    if (values(g.args[0])[0] == probe) {
+      r.outputs = {g.expected[0]};
+      return r;
+    }
+  }
+  r.outputs = {f32({3, 5}, std::vector<float>(15, 0.f))};
+  return r;
+}
+
+TEST(VerifyHeldOut, MemorisingKernelPassesPublicTrialsButNotHeldOutOnes) {
+  TaskSpec task = add_task();
+  VerifyOptions o;
+  o.golden = seeded_golden;
+  auto run = [&](const std::vector<HostTensor>& a) { return memorising_kernel(task, a); };
+  EXPECT_EQ(verify_task(task, o, run).status, VerifyStatus::Pass);  // the attack works on public trials
+
+  o.held_out = held_out_trials(task, 0x5eedULL, 2);
+  VerifyReport r = verify_task(task, o, run);
+  EXPECT_EQ(r.status, VerifyStatus::Mismatch);
+  ASSERT_EQ(r.trials.size(), 4u);  // three public trials pass, the first held-out one fails
+  EXPECT_FALSE(r.trials[2].held_out);
+  EXPECT_TRUE(r.trials[3].held_out);
+  EXPECT_FALSE(r.trials[3].passed);
+  EXPECT_NE(render_verify_text(r).find("held-out trial"), std::string::npos) << render_verify_text(r);
+  EXPECT_NE(render_verify_json(r).find("\"held_out\":true"), std::string::npos);
+}
+
+TEST(VerifyHeldOut, CorrectKernelPassesHeldOutTrials) {
+  TaskSpec task = add_task();
+  VerifyOptions o;
+  o.golden = seeded_golden;
+  o.held_out = held_out_trials(task, 42, 2);
+  VerifyReport r = verify_task(task, o, correct_add);
+  EXPECT_EQ(r.status, VerifyStatus::Pass);
+  EXPECT_EQ(r.trials.size(), 5u);
+  EXPECT_EQ(r.trials_requested, 5);
+}
+
+TEST(VerifyHeldOut, TrialsAreReproducibleFromTheSecretAndDisjointFromPublicOnes) {
+  TaskSpec task = add_task();
+  std::vector<int> a = held_out_trials(task, 7, 3), b = held_out_trials(task, 7, 3);
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, held_out_trials(task, 8, 3));
+  for (int t : a) EXPECT_GE(t, 1'000'000);
+  EXPECT_NE(fresh_secret(), fresh_secret());
+}
+
+}  // namespace heldout
+}  // namespace nki

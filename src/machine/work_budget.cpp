@@ -1,0 +1,119 @@
+#include "machine/work_budget.h"
+
+#include <limits>
+#include <string>
+#include <variant>
+
+#include "machine/sim_error.h"
+
+namespace nki::machine {
+
+namespace {
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+
+int64_t sat_add(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_add_overflow(a, b, &r) ? kMax : r;
+}
+int64_t sat_mul(int64_t a, int64_t b) {
+  int64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? kMax : r;
+}
+int64_t sat_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n = sat_mul(n, d < 0 ? 0 : d);
+  return n;
+}
+
+int64_t block_work(const std::vector<ir::Stmt>& body, int64_t limit, const ir::Loop** heaviest) {
+  int64_t total = 0;
+  for (const ir::Stmt& s : body) {
+    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+      total = sat_add(total, instruction_work(*in));
+    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      const ir::Loop* before = *heaviest;
+      int64_t w = sat_mul(lp->trip_count(), sat_add(block_work(lp->body, limit, heaviest), 1));
+      if (*heaviest == before && w > limit) *heaviest = lp;  // deepest loop over the limit
+      total = sat_add(total, w);
+    } else if (const auto* c = std::get_if<ir::If>(&s.node)) {
+      // Which arm runs depends on loop values: only the cheaper arm is certain.
+      int64_t a = block_work(c->then_body, limit, heaviest);
+      int64_t b = block_work(c->else_body, limit, heaviest);
+      total = sat_add(total, std::min(a, b));
+    }
+  }
+  return total;
+}
+
+std::string loop_text(const ir::Loop& lp) {
+  return "the " + std::string(ir::loop_kind_name(lp.kind)) + " loop over '" + lp.var_name + "' (" +
+         std::to_string(lp.trip_count()) + " iterations)";
+}
+
+const char* kHint =
+    "this is a limit of the simulator, not a compiler rule: shrink the problem or the trip "
+    "count, or raise the budget (--sim-work UNITS / --sim-seconds S)";
+
+}  // namespace
+
+int64_t instruction_work(const ir::Instr& in) {
+  if (in.op == ir::Opcode::Matmul && !in.srcs.empty() && !in.srcs[0].is_imm &&
+      !in.srcs[0].access.shape.empty()) {
+    // dst[M, N] += stationary[K, M]^T @ moving[K, N]
+    return sat_mul(sat_count(in.dst.shape), in.srcs[0].access.shape[0]);
+  }
+  int64_t n = sat_count(in.dst.shape);
+  for (const ir::Operand& o : in.srcs)
+    if (!o.is_imm) n = sat_add(n, sat_count(o.access.shape));
+  return n;
+}
+
+StaticWork static_work(const ir::Kernel& k, int64_t limit) {
+  StaticWork w;
+  w.units = block_work(k.body, limit, &w.heaviest);
+  return w;
+}
+
+WorkMeter::WorkMeter(const ir::Kernel& k, int64_t max_units, double max_seconds)
+    : k_(k),
+      max_units_(max_units > 0 ? max_units : kMax),
+      max_seconds_(max_seconds),
+      start_(std::chrono::steady_clock::now()) {}
+
+void WorkMeter::precheck(int64_t instances) const {
+  if (max_units_ == kMax) return;
+  StaticWork w = static_work(k_, max_units_);
+  int64_t total = sat_mul(w.units, instances < 1 ? 1 : instances);
+  if (total <= max_units_) return;
+  std::string where = w.heaviest ? "; most of it is in " + loop_text(*w.heaviest) : "";
+  throw_sim_error(k_, w.heaviest ? w.heaviest->loc : SourceLoc{}, "sim_budget",
+                  "simulating this kernel needs at least " +
+                      (total == kMax ? std::string("2^63") : std::to_string(total)) +
+                      " work units (loop iterations plus elements processed), more than the "
+                      "simulator's budget of " + std::to_string(max_units_) + where,
+                  kHint);
+}
+
+void WorkMeter::over_units(const ir::Loop* loop) const {
+  std::string where = loop ? " while running " + loop_text(*loop) : "";
+  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, "sim_budget",
+                  "simulation exceeded the simulator's work budget of " +
+                      std::to_string(max_units_) +
+                      " units (loop iterations plus elements processed)" + where,
+                  kHint);
+}
+
+void WorkMeter::check_clock(const ir::Loop* loop) const {
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  if (s <= max_seconds_) return;
+  std::string where = loop ? " while running " + loop_text(*loop) : "";
+  char secs[32];
+  std::snprintf(secs, sizeof secs, "%g", max_seconds_);
+  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, "sim_budget",
+                  "simulation exceeded the simulator's time budget of " + std::string(secs) +
+                      " s" + where,
+                  kHint);
+}
+
+}  // namespace nki::machine

@@ -1,0 +1,17 @@
+# nki-case: args=128x512:float32
+# Scales a loop index by 2^62: the index arithmetic leaves the int64 range, where a wrapped
+# value could look in bounds.
+# Fix: step by the tile width.
+# expect-output: in0
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+
+@nki.jit
+def scaled_index(x):
+    res = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    for i in nl.affine_range(4):
+        t = nl.load(x[0:128, i * 128:i * 128 + 128])
+        nl.store(res[0:128, i * 128:(i + 1) * 128], value=t)
+    return res
