@@ -14,7 +14,7 @@ thread_local int64_t t_net = 0;
 thread_local int64_t t_threshold = std::numeric_limits<int64_t>::max();
 thread_local bool t_refused = false;
 
-void* counted_alloc(std::size_t n) {
+[[maybe_unused]] void* counted_alloc(std::size_t n) {
   if (t_threshold != std::numeric_limits<int64_t>::max() &&
       static_cast<int64_t>(n) > t_threshold - t_net) {
     t_refused = true;
@@ -25,7 +25,7 @@ void* counted_alloc(std::size_t n) {
   return p;
 }
 
-void counted_free(void* p) noexcept {
+[[maybe_unused]] void counted_free(void* p) noexcept {
   if (!p) return;
   t_net -= static_cast<int64_t>(::malloc_usable_size(p));
   std::free(p);
@@ -33,6 +33,20 @@ void counted_free(void* p) noexcept {
 
 }  // namespace
 
+// AddressSanitizer brings its own operator new/delete (and its own allocation limits,
+// -malloc_limit_mb / -rss_limit_mb): under it the budget counts nothing.
+#if defined(__SANITIZE_ADDRESS__)
+#define NKI_COUNT_ALLOCATIONS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NKI_COUNT_ALLOCATIONS 0
+#endif
+#endif
+#ifndef NKI_COUNT_ALLOCATIONS
+#define NKI_COUNT_ALLOCATIONS 1
+#endif
+
+#if NKI_COUNT_ALLOCATIONS
 // Global replacements ([new.delete.single], [new.delete.array]). The aligned forms are left to
 // the library: they pair with their own deletes and nothing on an evaluation path uses them.
 void* operator new(std::size_t n) {
@@ -51,6 +65,7 @@ void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+#endif
 
 namespace nki {
 
