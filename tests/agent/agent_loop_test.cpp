@@ -98,7 +98,8 @@ TEST_F(AgentLoopTest, OpenAIAgentRepairsACompileErrorAndPassesOverHttp) {
   EXPECT_EQ(r.tool_calls, 2);
   EXPECT_EQ(r.final_kernel, kGoodKernel);
   EXPECT_EQ(r.usage.input_tokens, 200);
-  EXPECT_EQ(tools.verifies, 1);  // the final check reuses the passing verify_kernel result
+  EXPECT_EQ(tools.verifies, 1);  // one verify_kernel tool call
+  EXPECT_EQ(tools.finals, 1);    // and the harness's own final verdict (held-out trials)
   ASSERT_EQ(r.turn_log.size(), 2u);
   EXPECT_EQ(r.turn_log[0].action, "compile");
   EXPECT_EQ(r.turn_log[0].result, "compile_error");
@@ -201,11 +202,26 @@ TEST_F(AgentLoopTest, MultiTurnUsesEveryTurnWithoutToolsAndGradesTheLastKernel) 
   EXPECT_EQ(r.stop_reason, "max_turns");
   EXPECT_EQ(r.verdict, Verdict::Pass);  // turn 3 had no code: turn 2's kernel is final
   EXPECT_EQ(r.kernel_turn, 2);
-  EXPECT_EQ(tools.verifies, 1);          // no feedback: only the harness's final check
+  EXPECT_EQ(tools.verifies, 0);          // no feedback: the model never sees a check
+  EXPECT_EQ(tools.finals, 1);            // only the harness's final verdict
   for (const auto& req : server.requests())
     EXPECT_FALSE(nlohmann::json::parse(req.body).contains("tools"));
   auto body = nlohmann::json::parse(server.requests()[1].body);
   EXPECT_NE(body["messages"].back()["content"].get<std::string>().find("Review"), std::string::npos);
+}
+
+TEST_F(AgentLoopTest, KernelThatPassesTheVerifyToolButNotTheFinalVerdictIsAMismatch) {
+  // A kernel that memorised the public trials: the verify tool passes it, the final verdict's
+  // held-out trials do not. The episode must not count as passed, nor keep a pass turn.
+  const std::string memorised = std::string(kGoodKernel) + "\n# MEMORISED\n";
+  ReplayClient client({tool_reply("c1", "verify_kernel", memorised)}, "scripted");
+  EpisodeResult r = run(client, Mode::Agent, 5);
+  EXPECT_EQ(r.stop_reason, "verified");
+  EXPECT_EQ(r.verdict, Verdict::Mismatch);
+  EXPECT_EQ(r.pass_turn, 0);
+  EXPECT_EQ(tools.verifies, 1);
+  EXPECT_EQ(tools.finals, 1);
+  EXPECT_NE(r.final_check.text.find("held-out"), std::string::npos);
 }
 
 TEST_F(AgentLoopTest, MultiTurnFinalKernelIsTheLatestEvenIfWorse) {
@@ -256,7 +272,7 @@ TEST_F(AgentLoopTest, ApiErrorMidEpisodeStopsWithApiErrorButStillJudgesTheKernel
   EXPECT_EQ(r.stop_reason, "api_error");
   EXPECT_EQ(r.turns, 2);
   EXPECT_NE(r.error.find("key revoked"), std::string::npos);
-  EXPECT_EQ(tools.verifies, 1);
+  EXPECT_EQ(tools.finals, 1);
   auto types = event_types(path);
   EXPECT_NE(std::find(types.begin(), types.end(), "model_error"), types.end());
 }

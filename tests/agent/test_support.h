@@ -21,13 +21,27 @@ class MarkerTools : public KernelTools {
   }
   ToolResult verify_kernel(const std::string& code) override {
     ++verifies;
+    return judge(code);
+  }
+  // The harness's final verdict: like verify, except that a kernel containing "MEMORISED"
+  // (one that only passes the public trials) fails it.
+  ToolResult final_verdict(const std::string& code) override {
+    ++finals;
+    if (code.find("MEMORISED") != std::string::npos)
+      return {false, "FAIL: wrong result on held-out trial 1234567", FailureKind::Mismatch};
+    return judge(code);
+  }
+  std::atomic<int> compiles{0};
+  std::atomic<int> verifies{0};
+  std::atomic<int> finals{0};
+
+ private:
+  ToolResult judge(const std::string& code) {
     if (code.find("SYNTAX_ERROR") != std::string::npos)
       return {false, "kernel.py:3:5: error[syntax]: invalid syntax", FailureKind::CompileError, "syntax"};
     if (code.find("PASS_MARKER") != std::string::npos) return {true, "PASS: all outputs match"};
     return {false, "MISMATCH: output 0 differs at [0, 0]: got 1.0, expected 2.0", FailureKind::Mismatch};
   }
-  std::atomic<int> compiles{0};
-  std::atomic<int> verifies{0};
 };
 
 // Short timeouts and tiny back-off so failure tests finish in well under a second.
