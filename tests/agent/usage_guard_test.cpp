@@ -2,6 +2,7 @@
 // missing): costs stay non-negative and finite, every correction is a warning in the transcript,
 // and --max-cost still stops the episode. Both clients, over real HTTP against the fake server.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
