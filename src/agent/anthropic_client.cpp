@@ -1,5 +1,9 @@
 #include "agent/anthropic_client.h"
 
+#include <algorithm>
+
+#include "agent/usage_guard.h"
+
 namespace nki::agent {
 namespace anthropic_wire {
 namespace {
@@ -30,9 +34,30 @@ ojson blocks_for(const Message& m) {
   return blocks;
 }
 
-long long int_field(const nlohmann::json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_integer()) return 0;
-  return obj[key].get<long long>();
+// Token counts are untrusted (usage_guard.h): unusable input/output counts are replaced by
+// estimates from the request and reply sizes; bad cache counts count as 0.
+Usage read_usage(const nlohmann::json& reply, const Message& message, size_t request_bytes) {
+  Usage usage;
+  auto& w = usage.warnings;
+  UsageEstimate est = estimate_usage(request_bytes, message);
+  if (!reply.contains("usage") || !reply["usage"].is_object()) return estimated_usage("anthropic", est);
+  const nlohmann::json* u = &reply["usage"];
+  long long cache_read =
+      read_token_count(u, "cache_read_input_tokens", "anthropic: usage.cache_read_input_tokens", w).value;
+  long long cache_write =
+      read_token_count(u, "cache_creation_input_tokens", "anthropic: usage.cache_creation_input_tokens", w).value;
+  // The estimate covers the whole prompt; the API's input_tokens excludes the cached part.
+  long long plain_estimate = std::max(0LL, est.input_tokens - cache_read - cache_write);
+  long long plain = required_count(read_token_count(u, "input_tokens", "anthropic: usage.input_tokens", w),
+                                   "anthropic: usage.input_tokens", plain_estimate, est.input_basis, w);
+  // Anthropic's input_tokens excludes cache reads and writes; ours counts every prompt token.
+  usage.input_tokens = plain + cache_read + cache_write;
+  usage.cached_tokens = cache_read;
+  usage.cache_write_tokens = cache_write;
+  usage.output_tokens =
+      required_count(read_token_count(u, "output_tokens", "anthropic: usage.output_tokens", w),
+                     "anthropic: usage.output_tokens", est.output_tokens, est.output_basis, w);
+  return usage;
 }
 
 }  // namespace
@@ -76,7 +101,7 @@ ojson build_request(const ClientConfig& config, const Conversation& conv) {
   return req;
 }
 
-ModelReply parse_response(const std::string& body) {
+ModelReply parse_response(const std::string& body, size_t request_bytes) {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded()) bad("body is not valid JSON (" + std::to_string(body.size()) + " bytes)");
   if (!j.is_object()) bad("body is not a JSON object");
@@ -107,16 +132,7 @@ ModelReply parse_response(const std::string& body) {
   }
   if (j.contains("stop_reason") && j["stop_reason"].is_string())
     reply.stop_reason = j["stop_reason"].get<std::string>();
-  if (j.contains("usage") && j["usage"].is_object()) {
-    const auto& u = j["usage"];
-    long long cache_read = int_field(u, "cache_read_input_tokens");
-    long long cache_write = int_field(u, "cache_creation_input_tokens");
-    // Anthropic's input_tokens excludes cache reads and writes; ours counts every prompt token.
-    reply.usage.input_tokens = int_field(u, "input_tokens") + cache_read + cache_write;
-    reply.usage.cached_tokens = cache_read;
-    reply.usage.cache_write_tokens = cache_write;
-    reply.usage.output_tokens = int_field(u, "output_tokens");
-  }
+  reply.usage = read_usage(j, reply.message, request_bytes);
   return reply;
 }
 
@@ -139,7 +155,7 @@ ModelReply AnthropicClient::complete(const Conversation& conv) {
 
   PostOutcome out = post_with_retry(req, config_.retry, "anthropic");
   raise_for_status("anthropic", config_.model, req.url, out.result, "ANTHROPIC_API_KEY");
-  ModelReply reply = anthropic_wire::parse_response(out.result.body);
+  ModelReply reply = anthropic_wire::parse_response(out.result.body, req.body.size());
   account_call(reply.usage, out.attempts, out.elapsed_s, config_.prices.get(), name());
   return reply;
 }

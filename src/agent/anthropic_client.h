@@ -15,7 +15,9 @@ namespace anthropic_wire {
 // Request body for POST {base}/v1/messages. Tool results become tool_result blocks in a user
 // turn, and consecutive same-role messages are merged because the API requires alternation.
 nlohmann::ordered_json build_request(const ClientConfig& config, const Conversation& conversation);
-ModelReply parse_response(const std::string& body);
+// Reply from a 2xx body; unusable token counts are replaced by estimates (the input one from
+// `request_bytes`) and noted in reply.usage.warnings (usage_guard.h).
+ModelReply parse_response(const std::string& body, size_t request_bytes = 0);
 }  // namespace anthropic_wire
 
 class AnthropicClient : public ModelClient {

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "agent/usage_guard.h"
+
 namespace nki::agent {
 
 const char* role_name(Role r) {
@@ -32,6 +34,7 @@ Usage& Usage::operator+=(const Usage& o) {
   price_known = price_known && o.price_known;
   calls += o.calls;
   retries += o.retries;
+  append_warnings(warnings, o.warnings);
   return *this;
 }
 

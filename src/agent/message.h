@@ -54,6 +54,9 @@ struct Usage {
   bool price_known = true;      // false when some call's model was missing from the price table
   int calls = 0;
   int retries = 0;              // attempts beyond the first, summed
+  // Corrections made to what the server reported (negative, missing or absurd token counts; see
+  // usage_guard.h). Written to the transcript; a sum keeps the first kMaxUsageWarnings.
+  std::vector<std::string> warnings;
 
   Usage& operator+=(const Usage& o);
 };

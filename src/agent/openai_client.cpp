@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "agent/usage_guard.h"
+
 namespace nki::agent {
 namespace openai_wire {
 namespace {
@@ -50,9 +52,29 @@ std::string content_text(const nlohmann::json& c) {
   bad("message.content is neither a string nor an array");
 }
 
-long long int_field(const nlohmann::json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number_integer()) return 0;
-  return obj[key].get<long long>();
+// Token counts are untrusted (usage_guard.h): unusable prompt/completion counts are replaced by
+// estimates from the request and reply sizes, and cache reads never exceed the prompt.
+Usage read_usage(const nlohmann::json& reply, const Message& message, size_t request_bytes) {
+  Usage usage;
+  auto& w = usage.warnings;
+  UsageEstimate est = estimate_usage(request_bytes, message);
+  if (!reply.contains("usage") || !reply["usage"].is_object()) return estimated_usage("openai", est);
+  const nlohmann::json* u = &reply["usage"];
+  usage.input_tokens = required_count(read_token_count(u, "prompt_tokens", "openai: usage.prompt_tokens", w),
+                                      "openai: usage.prompt_tokens", est.input_tokens, est.input_basis, w);
+  usage.output_tokens =
+      required_count(read_token_count(u, "completion_tokens", "openai: usage.completion_tokens", w),
+                     "openai: usage.completion_tokens", est.output_tokens, est.output_basis, w);
+  const nlohmann::json* details = u->contains("prompt_tokens_details") ? &(*u)["prompt_tokens_details"] : nullptr;
+  usage.cached_tokens =
+      read_token_count(details, "cached_tokens", "openai: usage.prompt_tokens_details.cached_tokens", w).value;
+  if (usage.cached_tokens > usage.input_tokens) {
+    w.push_back("openai: " + std::to_string(usage.cached_tokens) + " cached tokens exceed the " +
+                std::to_string(usage.input_tokens) + " prompt tokens; counted as " +
+                std::to_string(usage.input_tokens));
+    usage.cached_tokens = usage.input_tokens;
+  }
+  return usage;
 }
 
 }  // namespace
@@ -79,7 +101,7 @@ ojson build_request(const ClientConfig& config, const Conversation& conv) {
   return req;
 }
 
-ModelReply parse_response(const std::string& body) {
+ModelReply parse_response(const std::string& body, size_t request_bytes) {
   auto j = nlohmann::json::parse(body, nullptr, false);
   if (j.is_discarded()) bad("body is not valid JSON (" + std::to_string(body.size()) + " bytes)");
   if (!j.is_object()) bad("body is not a JSON object");
@@ -116,13 +138,7 @@ ModelReply parse_response(const std::string& body) {
     std::transform(reply.stop_reason.begin(), reply.stop_reason.end(), reply.stop_reason.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   }
-  if (j.contains("usage") && j["usage"].is_object()) {
-    const auto& u = j["usage"];
-    reply.usage.input_tokens = int_field(u, "prompt_tokens");
-    reply.usage.output_tokens = int_field(u, "completion_tokens");
-    if (u.contains("prompt_tokens_details"))
-      reply.usage.cached_tokens = int_field(u["prompt_tokens_details"], "cached_tokens");
-  }
+  reply.usage = read_usage(j, reply.message, request_bytes);
   return reply;
 }
 
@@ -144,7 +160,7 @@ ModelReply OpenAIClient::complete(const Conversation& conv) {
 
   PostOutcome out = post_with_retry(req, config_.retry, "openai");
   raise_for_status("openai", config_.model, req.url, out.result, "OPENAI_API_KEY");
-  ModelReply reply = openai_wire::parse_response(out.result.body);
+  ModelReply reply = openai_wire::parse_response(out.result.body, req.body.size());
   account_call(reply.usage, out.attempts, out.elapsed_s, config_.prices.get(), name());
   return reply;
 }

@@ -12,7 +12,9 @@ namespace openai_wire {
 // Request body for POST {base}/chat/completions.
 nlohmann::ordered_json build_request(const ClientConfig& config, const Conversation& conversation);
 // Reply from a 2xx body; throws ModelError(BadResponse) naming what is missing or malformed.
-ModelReply parse_response(const std::string& body);
+// Unusable token counts are replaced by estimates (the input one from `request_bytes`, the size
+// of the request body) and noted in reply.usage.warnings; see usage_guard.h.
+ModelReply parse_response(const std::string& body, size_t request_bytes = 0);
 }  // namespace openai_wire
 
 class OpenAIClient : public ModelClient {

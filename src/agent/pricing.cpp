@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -29,7 +30,12 @@ PriceTable PriceTable::from_json_text(const std::string& text, const std::string
       if (!entry[field].is_number())
         throw ModelError(ModelErrorKind::Config, "price table " + origin + ": '" + key + "." +
                                                      field + "' is not a number");
-      return entry[field].get<double>();
+      // A negative price would make spending lower the recorded cost and defeat --max-cost.
+      double value = entry[field].get<double>();
+      if (!std::isfinite(value) || value < 0)
+        throw ModelError(ModelErrorKind::Config, "price table " + origin + ": '" + key + "." +
+                                                     field + "' must be a non-negative number");
+      return value;
     };
     Price p;
     p.input = number("input", true);
@@ -73,10 +79,13 @@ void PriceTable::apply(const std::string& name, Usage& u) const {
     u.price_known = false;
     return;
   }
-  long long plain = u.input_tokens - u.cached_tokens - u.cache_write_tokens;
-  if (plain < 0) plain = 0;
-  u.cost_usd = (plain * p->input + u.cached_tokens * p->cached_input +
-                u.cache_write_tokens * p->cache_write + u.output_tokens * p->output) / 1e6;
+  // The wire parsers never produce negative counts; clamping here keeps any other Usage (built
+  // by hand, read from a transcript) from yielding a negative cost too.
+  auto counted = [](long long n) { return static_cast<double>(n < 0 ? 0 : n); };
+  double plain = counted(u.input_tokens - u.cached_tokens - u.cache_write_tokens);
+  u.cost_usd = (plain * p->input + counted(u.cached_tokens) * p->cached_input +
+                counted(u.cache_write_tokens) * p->cache_write + counted(u.output_tokens) * p->output) /
+               1e6;
   u.price_known = true;
 }
 

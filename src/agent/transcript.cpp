@@ -1,8 +1,10 @@
 #include "agent/transcript.h"
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <stdexcept>
+#include <type_traits>
 
 #include "base/diagnostic.h"
 
@@ -67,22 +69,50 @@ Message message_from_json(const nlohmann::json& j) {
 }
 
 nlohmann::ordered_json usage_to_json(const Usage& u) {
-  return {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
-          {"cached_tokens", u.cached_tokens}, {"cache_write_tokens", u.cache_write_tokens},
-          {"latency_s", u.latency_s},
-          {"cost_usd", u.cost_usd},           {"price_known", u.price_known},
-          {"calls", u.calls},                 {"retries", u.retries}};
+  nlohmann::ordered_json j = {{"input_tokens", u.input_tokens}, {"output_tokens", u.output_tokens},
+                              {"cached_tokens", u.cached_tokens}, {"cache_write_tokens", u.cache_write_tokens},
+                              {"latency_s", u.latency_s},
+                              {"cost_usd", u.cost_usd},           {"price_known", u.price_known},
+                              {"calls", u.calls},                 {"retries", u.retries}};
+  // Only when something was corrected, so ordinary transcripts keep their exact shape.
+  if (!u.warnings.empty()) j["warnings"] = u.warnings;
+  return j;
 }
+
+namespace {
+
+// A recorded count or cost below zero (a hand-edited or foreign transcript) would lower the
+// replayed episode's cost; it is read as 0 with a warning, like a bad count from a server.
+template <typename T>
+T non_negative(const nlohmann::json& j, const char* key, T fallback, std::vector<std::string>& warnings) {
+  T v = j.value(key, fallback);
+  if constexpr (std::is_floating_point_v<T>) {
+    if (!std::isfinite(v)) {
+      warnings.push_back(std::string("recorded usage.") + key + " is not finite; read as 0");
+      return 0;
+    }
+  }
+  if (v < 0) {
+    warnings.push_back(std::string("recorded usage.") + key + " = " + j[key].dump() + " is negative; read as 0");
+    return 0;
+  }
+  return v;
+}
+
+}  // namespace
 
 Usage usage_from_json(const nlohmann::json& j) {
   Usage u;
   if (!j.is_object()) return u;
-  u.input_tokens = j.value("input_tokens", 0LL);
-  u.output_tokens = j.value("output_tokens", 0LL);
-  u.cached_tokens = j.value("cached_tokens", 0LL);
-  u.cache_write_tokens = j.value("cache_write_tokens", 0LL);
-  u.latency_s = j.value("latency_s", 0.0);
-  u.cost_usd = j.value("cost_usd", 0.0);
+  if (j.contains("warnings") && j["warnings"].is_array())
+    for (const auto& w : j["warnings"])
+      if (w.is_string()) u.warnings.push_back(w.get<std::string>());
+  u.input_tokens = non_negative(j, "input_tokens", 0LL, u.warnings);
+  u.output_tokens = non_negative(j, "output_tokens", 0LL, u.warnings);
+  u.cached_tokens = non_negative(j, "cached_tokens", 0LL, u.warnings);
+  u.cache_write_tokens = non_negative(j, "cache_write_tokens", 0LL, u.warnings);
+  u.latency_s = non_negative(j, "latency_s", 0.0, u.warnings);
+  u.cost_usd = non_negative(j, "cost_usd", 0.0, u.warnings);
   u.price_known = j.value("price_known", true);
   u.calls = j.value("calls", 0);
   u.retries = j.value("retries", 0);

@@ -1,5 +1,6 @@
 #include "eval/html.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace nki::eval {
@@ -33,13 +34,33 @@ std::string href_escape(std::string_view path) {
 }
 
 std::string md_cell(std::string_view s) {
+  static constexpr std::string_view kMarkup = "\\`*_[]<>|~&";
   std::string out;
   for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n' || c == '\r') out += ' ';
-    else out += c;
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+      continue;
+    }
+    if (kMarkup.find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
   return out;
+}
+
+std::string md_code(std::string_view s) {
+  std::string body;
+  size_t run = 0, longest = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+    if (c == '\n' || c == '\r') body += ' ';
+    else if (c == '|') body += "\\|";
+    else body += c;
+  }
+  std::string fence(longest + 1, '`');
+  // A span whose content starts or ends with a backtick needs a space so the fence stays whole.
+  bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
 }
 
 std::string fixed(double v, int decimals) {

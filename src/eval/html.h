@@ -14,8 +14,16 @@ std::string html_escape(std::string_view s);
 // name cannot turn into a fragment or query.
 std::string href_escape(std::string_view path);
 
-// Escapes '|' and newlines so a string stays inside one Markdown table cell.
+// Makes any string (model names, task ids, subsets, paths, error text) print literally in
+// Markdown, in a table cell or in running text: backslash-escapes the characters that open or
+// close inline markup (\ ` * _ [ ] < > | ~ &), so `evil|name<script>*_` neither splits a cell
+// nor becomes HTML or emphasis, and turns newlines into spaces. Other punctuation only matters at
+// the start of a line, where the reports never put user text.
 std::string md_cell(std::string_view s);
+
+// A Markdown code span holding `s` literally: delimited by more backticks than `s` contains in a
+// row, with '|' escaped (GFM tables split on it even inside code) and newlines as spaces.
+std::string md_code(std::string_view s);
 
 std::string percent(double fraction, int decimals = 1);  // 0.7734 -> "77.3%"
 std::string fixed(double v, int decimals);               // printf("%.*f")

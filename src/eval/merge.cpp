@@ -22,7 +22,7 @@ struct Input {
 Input read_input(const std::string& dir) {
   std::string path = results_db_path(dir);
   if (!fs::exists(path)) throw std::runtime_error("merge: no results database at " + path);
-  ResultsDb db(path);
+  ResultsDb db(path, OpenMode::ReadOnly);  // inputs may be read-only: nothing is written next to them
   auto config = db.stored_config();
   if (!config) throw std::runtime_error("merge: " + path + " has no run configuration");
   return {dir, *config, db.load_episodes(/*with_turns=*/true)};

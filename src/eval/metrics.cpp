@@ -137,7 +137,7 @@ RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpis
 RunMetrics load_run_metrics(const std::string& run_dir) {
   std::string path = results_db_path(run_dir);
   if (!fs::exists(path)) throw std::runtime_error("no results database at " + path);
-  ResultsDb db(path);
+  ResultsDb db(path, OpenMode::ReadOnly);  // a report never writes into the run directory
   auto config = db.stored_config();
   if (!config) throw std::runtime_error(path + " has no run configuration (not a bench run?)");
   return compute_metrics(*config, db.load_episodes(), run_dir);

@@ -162,7 +162,7 @@ void failure_tables(std::ostringstream& s, const std::vector<RunMetrics>& runs) 
     for (size_t i = 0; i < runs.size(); ++i) s << "---:|";
     s << "\n";
     for (const auto& code : codes) {
-      s << "| `" << md_cell(code) << "` |";
+      s << "| " << md_code(code) << " |";
       for (const auto& r : runs) {
         auto it = r.compile_codes.find(code);
         s << " " << (it == r.compile_codes.end() ? 0 : it->second) << " |";
@@ -196,7 +196,7 @@ void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
 std::string render_markdown(const std::vector<RunMetrics>& runs) {
   std::ostringstream s;
   s << "# NKI-Agent benchmark report\n\n";
-  if (auto w = comparability_warning(runs); !w.empty()) s << "> **Warning:** " << w << "\n\n";
+  if (auto w = comparability_warning(runs); !w.empty()) s << "> **Warning:** " << md_cell(w) << "\n\n";
   runs_table(s, runs);
   pass_table(s, runs);
   pass_at_k_table(s, runs);

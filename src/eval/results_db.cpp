@@ -2,73 +2,13 @@
 
 #include <filesystem>
 
+#include "base/diagnostic.h"
+#include "eval/results_db_schema.h"
 #include "eval/sqlite.h"
 
 namespace nki::eval {
 
 namespace {
-
-constexpr const char* kSchema = R"sql(
-CREATE TABLE IF NOT EXISTS runs (
-  id          INTEGER PRIMARY KEY CHECK (id = 1),
-  config_json TEXT NOT NULL,
-  model       TEXT NOT NULL,
-  mode        TEXT NOT NULL,
-  subset      TEXT NOT NULL,
-  samples     INTEGER NOT NULL,
-  max_turns   INTEGER NOT NULL,
-  shard       TEXT NOT NULL,
-  created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
-);
-CREATE TABLE IF NOT EXISTS episodes (
-  task_id         TEXT NOT NULL,
-  sample          INTEGER NOT NULL,
-  level           INTEGER NOT NULL,
-  status          TEXT NOT NULL CHECK (status IN ('started', 'finished')),
-  attempts        INTEGER NOT NULL DEFAULT 1,
-  verdict         TEXT,
-  compile_code    TEXT,
-  turns_used      INTEGER,
-  pass_turn       INTEGER,
-  strict_pass     INTEGER,
-  tolerance_pass  INTEGER,
-  wall_seconds    REAL,
-  kernel_path     TEXT,
-  transcript_path TEXT,
-  error_message   TEXT,
-  started_at      TEXT,
-  finished_at     TEXT,
-  PRIMARY KEY (task_id, sample)
-);
-CREATE TABLE IF NOT EXISTS turns (
-  task_id       TEXT NOT NULL,
-  sample        INTEGER NOT NULL,
-  idx           INTEGER NOT NULL,
-  turn          INTEGER NOT NULL,
-  action        TEXT,
-  result        TEXT,
-  tokens_in     INTEGER,
-  tokens_out    INTEGER,
-  tokens_cached INTEGER,
-  cost_usd      REAL,
-  wall_seconds  REAL,
-  PRIMARY KEY (task_id, sample, idx),
-  FOREIGN KEY (task_id, sample) REFERENCES episodes (task_id, sample) ON DELETE CASCADE
-);
-CREATE TABLE IF NOT EXISTS usage (
-  task_id       TEXT NOT NULL,
-  sample        INTEGER NOT NULL,
-  model         TEXT NOT NULL,
-  tokens_in     INTEGER NOT NULL,
-  tokens_out    INTEGER NOT NULL,
-  tokens_cached INTEGER NOT NULL,
-  cost_usd      REAL NOT NULL,
-  cost_known    INTEGER NOT NULL DEFAULT 1,
-  PRIMARY KEY (task_id, sample, model),
-  FOREIGN KEY (task_id, sample) REFERENCES episodes (task_id, sample) ON DELETE CASCADE
-);
-PRAGMA user_version = 1;
-)sql";
 
 constexpr const char* kNow = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 
@@ -78,19 +18,35 @@ std::string results_db_path(const std::string& run_dir) {
   return (std::filesystem::path(run_dir) / "results.sqlite").string();
 }
 
-ResultsDb::ResultsDb(const std::string& path) : db_(std::make_unique<Database>(path)) { create_schema(); }
+ResultsDb::ResultsDb(const std::string& path, OpenMode mode) : path_(path) {
+  try {
+    db_ = std::make_unique<Database>(path, mode);
+  } catch (const SqliteError& e) {
+    throw IoError(path + ": cannot read the results database: " + e.what());
+  }
+  create_or_check_schema();
+}
 
 ResultsDb::~ResultsDb() = default;
 
-void ResultsDb::create_schema() {
-  // An existing database is only read here, so reports also work on read-only copies of a run.
-  {
+void ResultsDb::create_or_check_schema() {
+  int version = 0;
+  std::vector<std::string> tables;
+  try {
     auto st = db_->prepare("PRAGMA user_version");
-    if (st.step() && st.integer(0) >= 1) return;
+    if (st.step()) version = static_cast<int>(st.integer(0));
+    auto names = db_->prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name");
+    while (names.step()) tables.push_back(names.text(0));
+  } catch (const SqliteError& e) {
+    throw IoError(path_ + ": cannot read the results database: " + e.what());
   }
-  Transaction tx(*db_);
-  db_->exec(kSchema);
-  tx.commit();
+  if (version == 0 && tables.empty()) {
+    if (db_->mode() == OpenMode::ReadOnly)
+      throw IoError(path_ + ": the database is empty (no tables, user_version 0): not a bench run");
+    create_results_schema(*db_);
+    return;
+  }
+  check_results_schema(*db_, version, tables);
 }
 
 std::optional<RunConfig> ResultsDb::stored_config() {

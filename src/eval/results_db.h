@@ -20,11 +20,10 @@
 
 #include "eval/episode.h"
 #include "eval/run_config.h"
+#include "eval/sqlite.h"
 #include "eval/task_list.h"
 
 namespace nki::eval {
-
-class Database;
 
 // The run config in the database differs from the one requested.
 class ConfigMismatch : public std::runtime_error {
@@ -49,7 +48,11 @@ std::string results_db_path(const std::string& run_dir);  // RUN_DIR/results.sql
 // Thread-safe: one connection guarded by a mutex (writes are tiny compared with an episode).
 class ResultsDb {
  public:
-  explicit ResultsDb(const std::string& path);
+  // ReadWrite creates the schema in a new (empty) database. Both modes check an existing one:
+  // a file that is not SQLite, an unknown user_version, or a missing table or column throws
+  // nki::IoError naming the file and the problem (exit code 2 in the CLI). ReadOnly (report,
+  // merge inputs) never writes or creates files next to the database; see OpenMode.
+  explicit ResultsDb(const std::string& path, OpenMode mode = OpenMode::ReadWrite);
   ~ResultsDb();
 
   // Records `config` in a new database, or checks it against the stored one. Throws
@@ -70,9 +73,10 @@ class ResultsDb {
   std::vector<StoredEpisode> load_episodes(bool with_turns = false);
 
  private:
-  void create_schema();
+  void create_or_check_schema();
   std::vector<TurnRecord> load_turns(const std::string& task_id, int sample);
 
+  std::string path_;
   std::unique_ptr<Database> db_;
   std::mutex mu_;
 };

@@ -1,6 +1,9 @@
 #include "eval/sqlite.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
+
+#include <cstdio>
 
 namespace nki::eval {
 
@@ -8,6 +11,28 @@ namespace {
 [[noreturn]] void fail(sqlite3* db, const std::string& what) {
   throw SqliteError(what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// "file:" URI for sqlite3_open_v2: '%', '?' and '#' would otherwise end or corrupt the path,
+// and an absolute path gets an empty authority ("file:///x") so "//x" is not read as a host.
+std::string file_uri(const std::string& path, const char* query) {
+  std::string uri = !path.empty() && path[0] == '/' ? "file://" : "file:";
+  for (char c : path) {
+    if (c == '%' || c == '?' || c == '#') {
+      char buf[4];
+      std::snprintf(buf, sizeof buf, "%%%02X", static_cast<unsigned char>(c));
+      uri += buf;
+    } else {
+      uri += c;
+    }
+  }
+  return uri + "?" + query;
+}
+
 }  // namespace
 
 Statement::Statement(sqlite3* db, const std::string& sql) : db_(db) {
@@ -59,16 +84,26 @@ std::int64_t Statement::integer(int col) const { return sqlite3_column_int64(stm
 double Statement::real(int col) const { return sqlite3_column_double(stmt_, col); }
 bool Statement::is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
 
-Database::Database(const std::string& path) {
-  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
-                      nullptr) != SQLITE_OK) {
+Database::Database(const std::string& path, OpenMode mode) : path_(path), mode_(mode) {
+  std::string target = path;
+  int flags = SQLITE_OPEN_FULLMUTEX;
+  if (mode == OpenMode::ReadWrite) {
+    flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  } else {
+    // A live or killed writer leaves -wal/-shm; only without them is every commit in the file.
+    bool wal_present = exists(path + "-wal") || exists(path + "-shm") || exists(path + "-journal");
+    target = file_uri(path, wal_present ? "mode=ro" : "mode=ro&immutable=1");
+    flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+  }
+  if (sqlite3_open_v2(target.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
     sqlite3_close(db_);
     throw SqliteError("cannot open " + path + ": " + msg);
   }
   // Another process (a report while a bench runs) may hold the write lock briefly.
   sqlite3_busy_timeout(db_, 10000);
-  exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
+  if (mode == OpenMode::ReadWrite)
+    exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;");
 }
 
 Database::~Database() { sqlite3_close(db_); }

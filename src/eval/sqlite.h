@@ -47,11 +47,23 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-class Database {
- public:
+enum class OpenMode {
   // Opens (creating if needed) and switches to WAL with synchronous=NORMAL: a finished
   // transaction survives a killed process; only an OS crash may lose the last few.
-  explicit Database(const std::string& path);
+  ReadWrite,
+  // Never writes or creates anything next to the file (report, merge inputs), so a run
+  // directory on read-only storage or owned by someone else can be read. Without -wal/-shm
+  // files beside it (no writer is live and every commit is in the main file) the database is
+  // opened immutable: no locks, no WAL index, no new files even for root. With them (a bench
+  // is running, or was killed before its last checkpoint) it is opened read-only through the
+  // existing WAL, so committed episodes are not missed; SQLite may then update the existing
+  // -shm index, but creates no file and never writes the database or the WAL.
+  ReadOnly,
+};
+
+class Database {
+ public:
+  explicit Database(const std::string& path, OpenMode mode = OpenMode::ReadWrite);
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -59,8 +71,12 @@ class Database {
   void exec(const std::string& sql);
   Statement prepare(const std::string& sql) { return Statement(db_, sql); }
   std::int64_t changes() const;
+  const std::string& path() const { return path_; }
+  OpenMode mode() const { return mode_; }
 
  private:
+  std::string path_;
+  OpenMode mode_;
   sqlite3* db_ = nullptr;
 };
 

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -13,6 +14,7 @@
 
 #include "base/diagnostic.h"
 #include "base/npy.h"
+#include "task/golden_cache_integrity.h"
 #include "task/sha256.h"
 #include "task/subprocess.h"
 
@@ -59,11 +61,13 @@ std::string shorten_stderr(const std::string& text, size_t max_lines) {
   return out;
 }
 
-// Loads one .npy of the entry and checks it against the manifest. bfloat16 arrives as uint16 bit
-// patterns and bool as uint8; both are relabelled (same width, same bits).
-HostTensor load_checked(const std::string& path, DType want, const std::vector<int64_t>& shape,
-                        bool is_output) {
-  HostTensor t = read_npy(path);
+// Loads one .npy of the entry (checked against SHA256SUMS) and checks it against the manifest.
+// bfloat16 arrives as uint16 bit patterns and bool as uint8; both are relabelled (same width,
+// same bits).
+HostTensor load_checked(const SealedEntry& entry, const std::string& name, DType want,
+                        const std::vector<int64_t>& shape, bool is_output) {
+  const std::string path = entry.dir() + "/" + name;
+  HostTensor t = decode_npy(entry.read(name), path);
   if (!is_output) {
     if (want == DType::BFloat16 && t.dtype == DType::UInt16) t.dtype = DType::BFloat16;
     if (want == DType::Bool && t.dtype == DType::UInt8) t.dtype = DType::Bool;
@@ -85,14 +89,15 @@ GoldenTrial read_entry(const TaskSpec& task, int trial, const std::string& dir) 
   g.trial = trial;
   g.seed = task.trial_seed(trial);
   g.cache_entry = dir;
+  SealedEntry entry(dir);
   std::vector<TensorSpec> args = task.kernel_args();
   for (size_t i = 0; i < args.size(); ++i) {
     g.arg_names.push_back(args[i].name);
-    g.args.push_back(load_checked(dir + "/arg" + std::to_string(i) + ".npy", args[i].dtype,
+    g.args.push_back(load_checked(entry, "arg" + std::to_string(i) + ".npy", args[i].dtype,
                                   args[i].shape, false));
   }
   for (size_t j = 0; j < task.outputs.size(); ++j) {
-    g.expected.push_back(load_checked(dir + "/out" + std::to_string(j) + ".npy",
+    g.expected.push_back(load_checked(entry, "out" + std::to_string(j) + ".npy",
                                       task.outputs[j].dtype, task.outputs[j].shape, true));
   }
   return g;
@@ -111,9 +116,34 @@ void remove_stale_temporaries(const std::string& root) {
   }
 }
 
-bool entry_complete(const std::string& dir) {
+bool has_meta(const std::string& dir) {
   struct stat st {};
   return ::stat((dir + "/meta.json").c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// Moves a damaged or unsealed entry out of the way (an atomic rename, so readers see either the
+// old entry or none) and deletes it. Returns "" or why it could not be moved.
+std::string discard_entry(const std::string& entry) {
+  fs::path p(entry);
+  std::string aside = (p.parent_path() / (".tmp-discard-" + p.filename().string().substr(0, 16) + "-" +
+                                          std::to_string(::getpid())))
+                          .string();
+  std::error_code ec;
+  fs::remove_all(aside, ec);
+  if (::rename(entry.c_str(), aside.c_str()) != 0) {
+    if (errno == ENOENT) return "";  // another process discarded it first
+    return std::strerror(errno);
+  }
+  fs::remove_all(aside, ec);
+  return "";
+}
+
+// Creates `dir` if needed; a directory made here is opened to other users (shared caches).
+void create_cache_dir(const std::string& dir) {
+  std::error_code ec;
+  bool made = fs::create_directories(dir, ec);
+  if (ec) throw IoError(dir + ": cannot create cache directory: " + ec.message());
+  if (made) make_shared_dir(dir);
 }
 
 }  // namespace
@@ -165,10 +195,10 @@ void generate_entries(const TaskSpec& task, const std::vector<int>& trials,
                       const std::vector<std::string>& entries, const PythonInfo& python,
                       const GoldenOptions& opts) {
   const std::string root = golden_cache_root() + "/golden";
-  std::error_code ec;
-  fs::create_directories(root, ec);
-  if (ec) throw IoError(root + ": cannot create cache directory: " + ec.message());
+  create_cache_dir(golden_cache_root());
+  create_cache_dir(root);
   remove_stale_temporaries(root);
+  std::error_code ec;
 
   std::vector<std::string> tmps;
   auto cleanup = [&] {
@@ -203,17 +233,30 @@ void generate_entries(const TaskSpec& task, const std::vector<int>& trials,
     throw IoError(msg);
   }
   for (size_t i = 0; i < trials.size(); ++i) {
-    if (!entry_complete(tmps[i])) {
+    if (!has_meta(tmps[i])) {
       cleanup();
       throw IoError("golden data for task '" + task.id + "': golden.py wrote no meta.json");
     }
+    try {
+      seal_entry(tmps[i]);
+    } catch (const IoError&) {
+      cleanup();
+      throw;
+    }
+    // An unsealed directory in the way (written before entries had checksums, or damaged and
+    // not yet discarded) would make the rename fail.
+    std::string discard_error;
+    if (fs::exists(entries[i], ec) && !entry_sealed(entries[i])) discard_error = discard_entry(entries[i]);
     if (::rename(tmps[i].c_str(), entries[i].c_str()) != 0) {
       int err = errno;
       fs::remove_all(tmps[i], ec);
-      // Another process published the same entry first: theirs is as good as ours.
-      if (!entry_complete(entries[i])) {
+      // Another process published the same entry first: theirs is as good as ours (and is
+      // checked on read like any other).
+      if (!entry_sealed(entries[i])) {
         cleanup();
-        throw IoError(entries[i] + ": cannot publish cache entry: " + std::strerror(err));
+        throw IoError(entries[i] + ": cannot publish cache entry: " + std::strerror(err) +
+                      (discard_error.empty() ? "" : " (the old entry could not be moved aside: " + discard_error +
+                                                        "; delete it by hand)"));
       }
     }
   }
@@ -229,7 +272,7 @@ void prefetch_golden(const TaskSpec& task, const std::vector<int>& trials,
   for (int t : trials) {
     if (t < 0) throw IoError("trial index must be >= 0");
     std::string entry = root + "/" + golden_cache_key(task, t, python);
-    if (!entry_complete(entry)) {
+    if (!entry_sealed(entry)) {
       missing.push_back(t);
       entries.push_back(entry);
     }
@@ -242,7 +285,7 @@ std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& pyt
   if (trial < 0) throw IoError("trial index must be >= 0");
   const std::string entry =
       golden_cache_root() + "/golden/" + golden_cache_key(task, trial, python);
-  bool present = entry_complete(entry);
+  bool present = entry_sealed(entry);
   if (hit) *hit = present;
   if (!present) generate_entries(task, {trial}, {entry}, python, opts);
   return entry;
@@ -251,19 +294,35 @@ std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& pyt
 GoldenTrial load_golden(const TaskSpec& task, int trial, const PythonInfo& python,
                         const GoldenOptions& opts) {
   if (trial < 0) throw IoError("trial index must be >= 0");
-  bool hit = false;
-  std::string entry = ensure_golden(task, trial, python, &hit, opts);
-  try {
-    GoldenTrial g = read_entry(task, trial, entry);
-    g.cache_hit = hit;
-    return g;
-  } catch (const IoError&) {
-    if (!hit) throw;  // freshly generated data is wrong: a real problem, not cache damage
+  const std::string entry =
+      golden_cache_root() + "/golden/" + golden_cache_key(task, trial, python);
+  std::string damage;  // why the cached entry was not used, when it existed
+  if (entry_sealed(entry)) {
+    try {
+      GoldenTrial g = read_entry(task, trial, entry);
+      g.cache_hit = true;
+      return g;
+    } catch (const IoError& e) {
+      damage = e.what();  // a flipped byte, a truncated or deleted file: never trusted
+    }
+  } else if (fs::exists(entry)) {
+    damage = entry + ": no " + std::string(kEntryChecksumFile) + " (written by an older nkiagent, or damaged)";
   }
-  // A damaged entry (truncated file, edited by hand): drop it and generate it again once.
-  std::error_code ec;
-  fs::remove_all(entry, ec);
-  entry = ensure_golden(task, trial, python, nullptr, opts);
+  if (!damage.empty()) {
+    std::string why = discard_entry(entry);
+    if (!why.empty())  // e.g. another user's entry under a sticky shared directory
+      throw IoError("golden cache entry for task '" + task.id + "' trial " + std::to_string(trial) +
+                    " is damaged (" + damage + ") and cannot be moved aside to regenerate it (" + why +
+                    "); delete " + entry + " or set NKI_CACHE_DIR to another cache");
+  }
+  try {
+    generate_entries(task, {trial}, {entry}, python, opts);
+  } catch (const IoError& e) {
+    if (damage.empty()) throw;
+    throw IoError("golden cache entry for task '" + task.id + "' trial " + std::to_string(trial) +
+                  " is damaged (" + damage + ") and regenerating it failed: " + e.what());
+  }
+  // Freshly generated data that fails to load is a real problem, not cache damage: no retry.
   GoldenTrial g = read_entry(task, trial, entry);
   g.cache_hit = false;
   return g;

@@ -4,8 +4,10 @@
 // Cache location: $NKI_CACHE_DIR, else $XDG_CACHE_HOME/nkiagent, else ~/.cache/nkiagent; entries
 // live in <cache>/golden/<key>/ where key = SHA-256 of (reference.py, task.json, trial, trial
 // seed, torch version, numpy version, golden.py). Any change to those regenerates the entry.
-// Entries are written into a temporary directory and renamed into place, so an interrupted run
-// never leaves a half-written entry behind.
+// Entries are written into a temporary directory, sealed with SHA256SUMS (checked on every read,
+// see golden_cache_integrity.h) and renamed into place, so an interrupted run never leaves a
+// half-written entry behind and a damaged entry is regenerated rather than trusted. Entries are
+// readable by other users (0755/0644 whatever the umask), so one cache can be shared.
 #pragma once
 
 #include <cstdint>
@@ -39,9 +41,9 @@ struct GoldenOptions {
   double timeout_seconds = 300.0;  // per golden.py run
 };
 
-// Makes sure the cache entry for (task, trial) exists, running golden.py when it does not.
-// Returns the entry directory; `*hit` tells whether it already existed. Throws nki::IoError with
-// golden.py's stderr when generation fails.
+// Makes sure a sealed cache entry for (task, trial) exists, running golden.py when it does not.
+// Returns the entry directory; `*hit` tells whether it already existed. Its contents are checked
+// only by load_golden. Throws nki::IoError with golden.py's stderr when generation fails.
 std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& python,
                           bool* hit = nullptr, const GoldenOptions& opts = {});
 
@@ -50,8 +52,10 @@ std::string ensure_golden(const TaskSpec& task, int trial, const PythonInfo& pyt
 void prefetch_golden(const TaskSpec& task, const std::vector<int>& trials,
                      const PythonInfo& python, const GoldenOptions& opts = {});
 
-// ensure_golden + loading the .npy files, checked against the manifest (a corrupt entry is
-// regenerated once). Uses find_torch_python().
+// Loads the entry's .npy files, each checked against SHA256SUMS and then against the manifest.
+// A missing entry is generated; a damaged one (checksum mismatch, truncated or missing file, no
+// SHA256SUMS) is discarded and generated again once. When that regeneration fails (no torch, no
+// golden.py) the nki::IoError names the damage and the generation error. Uses find_torch_python().
 GoldenTrial load_golden(const TaskSpec& task, int trial);
 GoldenTrial load_golden(const TaskSpec& task, int trial, const PythonInfo& python,
                         const GoldenOptions& opts = {});

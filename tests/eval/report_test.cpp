@@ -141,6 +141,73 @@ TEST(Report, EscapesHostileStrings) {
   EXPECT_NE(md.find("`err_<i>`"), std::string::npos);  // Markdown code span keeps it literal
 }
 
+// Splits a Markdown table row on the '|' that are not backslash-escaped.
+std::vector<std::string> md_row_cells(const std::string& row) {
+  std::vector<std::string> cells(1);
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (row[i] == '\\' && i + 1 < row.size()) {
+      cells.back() += row.substr(i, 2);
+      ++i;
+    } else if (row[i] == '|') {
+      cells.emplace_back();
+    } else {
+      cells.back() += row[i];
+    }
+  }
+  return cells;
+}
+
+std::string line_containing(const std::string& text, const std::string& needle) {
+  size_t at = text.find(needle);
+  if (at == std::string::npos) return "";
+  size_t start = text.rfind('\n', at) + 1;
+  return text.substr(start, text.find('\n', at) - start);
+}
+
+TEST(Report, MarkdownAndHtmlEscapeEveryUserString) {
+  RunConfig c;
+  c.model = "evil|name<script>*_";
+  c.subset = "sub_[set]`x`";
+  c.task_count = 1;
+  c.task_list_fingerprint = "1";
+  StoredEpisode e;
+  e.task = {"t|<b>*x*_&amp;", 1};
+  e.finished = true;
+  e.outcome.verdict = Verdict::compile_error("err|`tick`<i>");
+  e.outcome.error_message = "boom <script>alert(1)</script> | *";
+  RunConfig other = c;
+  other.subset = "plain";
+  other.task_list_fingerprint = "2";  // different task lists: the warning quotes both subsets
+  std::vector<RunMetrics> runs = {compute_metrics(c, {e}, "/tmp/run_<x>"), compute_metrics(other, {}, "/tmp/b")};
+  assign_labels(runs);
+
+  std::string md = render_markdown(runs);
+  EXPECT_EQ(md.find("<script>"), std::string::npos) << md;
+  EXPECT_EQ(md.find("<x>"), std::string::npos);
+  EXPECT_NE(md.find("evil\\|name\\<script\\>\\*\\_"), std::string::npos) << md;
+  EXPECT_NE(md.find("sub\\_\\[set\\]\\`x\\`"), std::string::npos) << md;
+  // The model name does not add cells: the runs row has as many as its header.
+  std::string header = line_containing(md, "| Run | Model | Mode |");
+  std::string row = line_containing(md, "| /tmp/run\\_\\<x\\> |");
+  ASSERT_FALSE(row.empty()) << md;
+  EXPECT_EQ(md_row_cells(row).size(), md_row_cells(header).size()) << row;
+  // A code with backticks and a pipe stays one literal code span in one cell.
+  std::string code_row = line_containing(md, "tick");
+  EXPECT_NE(code_row.find("``err\\|`tick`<i>``"), std::string::npos) << code_row;
+  EXPECT_EQ(md_row_cells(code_row).size(), md_row_cells(line_containing(md, "| Code |")).size()) << code_row;
+  std::string warning = line_containing(md, "> **Warning:**");
+  EXPECT_NE(warning.find("sub\\_\\[set\\]"), std::string::npos) << warning;
+
+  std::string html = render_html(runs, "/tmp/report.html");
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("<b>"), std::string::npos);
+  EXPECT_EQ(html.find("<i>"), std::string::npos);
+  EXPECT_NE(html.find("evil|name&lt;script&gt;*_"), std::string::npos);
+  EXPECT_NE(html.find("t|&lt;b&gt;*x*_&amp;amp;"), std::string::npos);
+  EXPECT_NE(html.find("err|`tick`&lt;i&gt;"), std::string::npos);
+  EXPECT_EQ(nesting_problem(html), "");
+}
+
 TEST(Report, DuplicateLabelsGetTheRunDirectory) {
   RunConfig c;
   c.model = "m";

@@ -1,6 +1,7 @@
 // Golden data through tools/golden/golden.py. Needs a Python with torch; skipped otherwise.
 #include <dirent.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -141,6 +142,107 @@ TEST_F(GoldenTest, GeneratesThenHitsCache) {
   write(t.dir + "/reference.py", std::string(kTinyReference) + "# edited\n");
   EXPECT_NE(k0, golden_cache_key(t, 0, python_));
   EXPECT_FALSE(load_golden(t, 0, python_).cache_hit);
+}
+
+// Flips the last byte of `path` (inside the array data, so the .npy still parses).
+void flip_last_byte(const std::string& path) {
+  std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekg(-1, std::ios::end);
+  char c = 0;
+  f.get(c);
+  f.seekp(-1, std::ios::end);
+  f.put(static_cast<char>(c ^ 0x5a));
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+TEST_F(GoldenTest, TamperedOrTruncatedOutputIsDetectedAndRegenerated) {
+  TaskSpec t = make_task("t_tiny", kTinyTask, kTinyReference);
+  GoldenTrial g = load_golden(t, 0, python_);
+  const std::string out0 = g.cache_entry + "/out0.npy";
+  const std::string original = file_bytes(out0);
+
+  // One flipped data byte still decodes as a valid .npy of the right shape: only the checksum
+  // tells it from the real reference.
+  flip_last_byte(out0);
+  GoldenTrial repaired = load_golden(t, 0, python_);
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_EQ(repaired.expected[0].data, g.expected[0].data);
+  EXPECT_EQ(file_bytes(out0), original);  // the entry on disk was replaced too
+
+  fs::resize_file(out0, original.size() - 4);
+  repaired = load_golden(t, 0, python_);
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_EQ(repaired.expected[0].data, g.expected[0].data);
+  EXPECT_TRUE(load_golden(t, 0, python_).cache_hit);
+
+  // An entry without SHA256SUMS (an older nkiagent's, or damaged) is regenerated, not trusted.
+  fs::remove(g.cache_entry + "/SHA256SUMS");
+  flip_last_byte(g.cache_entry + "/arg0.npy");
+  repaired = load_golden(t, 0, python_);
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_EQ(repaired.args[0].data, g.args[0].data);
+  EXPECT_TRUE(fs::exists(g.cache_entry + "/SHA256SUMS"));
+  for (const auto& e : fs::directory_iterator(tmp_ + "/cache/golden"))
+    EXPECT_NE(e.path().filename().string().rfind(".tmp-", 0), 0u) << e.path();
+}
+
+TEST_F(GoldenTest, TamperedEntryWithoutAGeneratorIsAClearIoError) {
+  TaskSpec t = make_task("t_tiny", kTinyTask, kTinyReference);
+  GoldenTrial g = load_golden(t, 0, python_);
+  flip_last_byte(g.cache_entry + "/out0.npy");
+  PythonInfo gone = python_;  // same versions, so the same cache key, but nothing can run
+  gone.path = "/nonexistent/python3";
+  std::string err;
+  try {
+    load_golden(t, 0, gone);
+    FAIL() << "a damaged entry was trusted";
+  } catch (const IoError& e) {
+    err = e.what();
+  }
+  EXPECT_NE(err.find("golden cache entry for task 't_tiny' trial 0 is damaged"), std::string::npos) << err;
+  EXPECT_NE(err.find("out0.npy: contents do not match SHA256SUMS"), std::string::npos) << err;
+  EXPECT_NE(err.find("regenerating it failed"), std::string::npos) << err;
+  EXPECT_NE(err.find("/nonexistent/python3"), std::string::npos) << err;
+  // With the generator back, the entry is rebuilt and correct.
+  GoldenTrial repaired = load_golden(t, 0, python_);
+  EXPECT_FALSE(repaired.cache_hit);
+  EXPECT_EQ(repaired.expected[0].data, g.expected[0].data);
+}
+
+TEST_F(GoldenTest, EntriesAreReadableByOtherUsersWhateverTheUmask) {
+  TaskSpec t = make_task("t_tiny", kTinyTask, kTinyReference);
+  mode_t old_mask = ::umask(077);
+  GoldenTrial g;
+  try {
+    g = load_golden(t, 0, python_);
+  } catch (...) {
+    ::umask(old_mask);
+    throw;
+  }
+  ::umask(old_mask);
+  auto mode_of = [](const std::string& p) {
+    struct stat st {};
+    ::stat(p.c_str(), &st);
+    return st.st_mode & 07777;
+  };
+  EXPECT_EQ(mode_of(tmp_ + "/cache"), 0755u);  // created by the cache, so opened up by it
+  EXPECT_EQ(mode_of(tmp_ + "/cache/golden"), 0755u);
+  EXPECT_EQ(mode_of(g.cache_entry), 0755u);
+  int files = 0;
+  for (const auto& e : fs::directory_iterator(g.cache_entry)) {
+    EXPECT_EQ(mode_of(e.path().string()), 0644u) << e.path();
+    ++files;
+  }
+  EXPECT_EQ(files, 5);  // arg0.npy, arg1.npy, out0.npy, meta.json, SHA256SUMS
+  // SHA256SUMS uses sha256sum's format, so the entry can be checked by hand.
+  ProcessOptions o;
+  o.timeout_seconds = 30;
+  ProcessResult r = run_process({"/bin/sh", "-c", "cd '" + g.cache_entry + "' && sha256sum --quiet -c SHA256SUMS"}, o);
+  EXPECT_TRUE(r.ok()) << r.out << r.err;
 }
 
 TEST_F(GoldenTest, ReferenceProblemsAreReported) {

@@ -1,0 +1,146 @@
+// A results.sqlite that is not what this build wrote (unknown user_version, a missing table or
+// column, a foreign or non-SQLite file) is refused with an IoError naming the file and the
+// problem, in every command (exit code 2), instead of being read silently.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "base/diagnostic.h"
+#include "eval/commands.h"
+#include "eval/results_db.h"
+#include "eval/runner.h"
+#include "eval/sqlite.h"
+#include "eval_test_support.h"
+
+namespace nki::eval {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Argv {
+  std::vector<std::string> args;
+  std::vector<char*> ptrs;
+  explicit Argv(std::vector<std::string> a) : args(std::move(a)) {
+    for (auto& s : args) ptrs.push_back(s.data());
+  }
+  int argc() { return static_cast<int>(ptrs.size()); }
+  char** argv() { return ptrs.data(); }
+};
+
+// A finished bench run, then `damage` applied to its database with a raw connection.
+std::string damaged_run(const std::string& sql) {
+  std::string root = testing::make_temp_dir("schema");
+  testing::write_fake_tasks(root + "/tasks", 1);
+  auto o = testing::quiet_options(root + "/tasks", root + "/run");
+  run_bench(o, [](const EpisodeRequest& r) { return testing::fake_outcome(r); });
+  if (!sql.empty()) {
+    Database raw(results_db_path(o.run_dir));
+    raw.exec(sql);
+  }
+  return o.run_dir;
+}
+
+std::string open_error(const std::string& path, OpenMode mode) {
+  try {
+    ResultsDb db(path, mode);
+  } catch (const IoError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// What report, merge (as an input) and bench (resuming) say about the run: each must exit 2.
+std::string command_errors(const std::string& run_dir) {
+  std::string root = fs::path(run_dir).parent_path().string();
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  Argv report({"report", run_dir, "--out", root + "/r.html"});
+  EXPECT_EQ(cmd_report(report.argc(), report.argv()), 2);
+  Argv merge({"merge", root + "/merged", run_dir});
+  EXPECT_EQ(cmd_merge(merge.argc(), merge.argv()), 2);
+  Argv bench({"bench", "--model", "fake-model", "--mode", "agent", "--subset", "mini", "--tasks-dir",
+              root + "/tasks", "--run-dir", run_dir});
+  EXPECT_EQ(cmd_bench(bench.argc(), bench.argv(),
+                      [](const EpisodeRequest& r) { return testing::fake_outcome(r); }),
+            2);
+  ::testing::internal::GetCapturedStdout();
+  return ::testing::internal::GetCapturedStderr();
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+TEST(ResultsDbSchema, UnknownUserVersionIsAnIoErrorNamingTheFile) {
+  std::string run = damaged_run("PRAGMA user_version = 7");
+  std::string path = results_db_path(run);
+  for (OpenMode mode : {OpenMode::ReadOnly, OpenMode::ReadWrite}) {
+    std::string err = open_error(path, mode);
+    EXPECT_NE(err.find(path + ": unknown results schema version 7"), std::string::npos) << err;
+    EXPECT_NE(err.find("reads version 1: it was written by a newer nkiagent"), std::string::npos) << err;
+  }
+  std::string err = command_errors(run);
+  EXPECT_EQ(count_of(err, path + ": unknown results schema version 7"), 3u) << err;
+}
+
+TEST(ResultsDbSchema, MissingTableIsAnIoErrorNamingTheTable) {
+  std::string run = damaged_run("DROP TABLE usage");
+  std::string path = results_db_path(run);
+  EXPECT_NE(open_error(path, OpenMode::ReadOnly).find(path + ": table 'usage' is missing"), std::string::npos);
+  EXPECT_EQ(count_of(command_errors(run), path + ": table 'usage' is missing"), 3u);
+}
+
+TEST(ResultsDbSchema, MissingColumnIsAnIoErrorNamingTheColumn) {
+  std::string run = damaged_run("ALTER TABLE episodes DROP COLUMN error_message");
+  std::string err = open_error(results_db_path(run), OpenMode::ReadOnly);
+  EXPECT_NE(err.find("table 'episodes' lacks column 'error_message'"), std::string::npos) << err;
+}
+
+TEST(ResultsDbSchema, ForeignAndNonSqliteFilesAreRefused) {
+  std::string run = damaged_run("");
+  std::string path = results_db_path(run);
+  fs::remove(path);
+  {
+    Database foreign(path);
+    foreign.exec("CREATE TABLE notes (x)");
+  }
+  std::string err = open_error(path, OpenMode::ReadWrite);
+  EXPECT_NE(err.find(path + ": not an NKI-Agent results database (user_version 0; it holds tables notes)"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(count_of(command_errors(run), "not an NKI-Agent results database"), 3u);
+
+  fs::remove(path);
+  std::ofstream(path) << "this is not a database, just text that happens to be long enough to have a header";
+  err = open_error(path, OpenMode::ReadOnly);
+  EXPECT_NE(err.find(path + ": cannot read the results database"), std::string::npos) << err;
+  EXPECT_NE(err.find("file is not a database"), std::string::npos) << err;
+  EXPECT_EQ(count_of(command_errors(run), path + ": cannot read the results database"), 3u);
+
+  // An empty file is a new database for bench, but nothing a report could read.
+  fs::remove(path);
+  std::ofstream{path};
+  err = open_error(path, OpenMode::ReadOnly);
+  EXPECT_NE(err.find(path + ": the database is empty"), std::string::npos) << err;
+}
+
+TEST(ResultsDbSchema, AFreshDatabaseGetsTheCurrentVersionAndPassesTheCheck) {
+  auto dir = testing::make_temp_dir("schema_fresh");
+  std::string path = results_db_path(dir);
+  { ResultsDb created(path); }
+  Database raw(path);
+  auto st = raw.prepare("PRAGMA user_version");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.integer(0), 1);
+  EXPECT_NO_THROW({ ResultsDb check(path, OpenMode::ReadOnly); });
+  // Ad-hoc additions (an analyst's own table or column) are tolerated.
+  raw.exec("CREATE TABLE my_notes (x); ALTER TABLE episodes ADD COLUMN my_flag INTEGER");
+  EXPECT_NO_THROW({ ResultsDb check(path, OpenMode::ReadOnly); });
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nki::eval
