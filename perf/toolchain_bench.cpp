@@ -1,13 +1,14 @@
 // End-to-end toolchain benchmark through the real front end (parser + tracer + checks) and the
 // simulator, on kernel files. Not a CTest test: run it and read the table.
 //
-//   toolchain_bench [--compile-reps N] [--exec-reps N] [--only compile|matmul|add]
+//   toolchain_bench [--compile-reps N] [--exec-reps N] [--only compile|matmul|add|isolation]
 //
 // (a) compile latency (`nkiagent check` stand-in: load_source_file + toolchain::compile) of
 //     docs/examples/01_elementwise_add.py, 04_matmul_psum.py and tutorial-size kernels;
 // (b) perf/kernels/matmul_1024_bf16.py simulated vs numpy (fp32, /usr/bin/python3 subprocess)
 //     and an in-process single-threaded cblas_sgemm;
-// (c) perf/kernels/add_4m.py (2^22 fp32 elements) simulated vs numpy a + b and a plain loop.
+// (c) perf/kernels/add_4m.py (2^22 fp32 elements) simulated vs numpy a + b and a plain loop;
+// (d) the cost of isolation: compile and compile+simulate in-process vs in a child process.
 // Each figure is the median over the repeats, with the min and max as the spread.
 #include <cblas.h>
 
@@ -154,6 +155,11 @@ void row(const char* what, const Stats& s, const char* note = "") {
 
 void ratio(const char* what, const Stats& num, const Stats& den, double target) {
   // Spread of the ratio: best case (min/max) to worst case (max/min) of the two samples.
+  if (target <= 0) {  // a cost to report, not a goal
+    std::printf("%-44s %10.2fx   [%8.2fx .. %8.2fx]\n", what, num.median / den.median,
+                num.min / den.max, num.max / den.min);
+    return;
+  }
   std::printf("%-44s %10.2fx   [%8.2fx .. %8.2fx]  target <= %.0fx: %s\n", what,
               num.median / den.median, num.min / den.max, num.max / den.min, target,
               num.median / den.median <= target ? "met" : "NOT met");
@@ -284,6 +290,43 @@ int main(int argc, char** argv) {
     ratio("ratio simulate / plain loop", sim, loop, 3);
     std::printf("  simulated result bit-identical to the plain loop: %s; elision on == off: %s\n",
                 same ? "yes" : "NO", rr.outputs.at(0).data == re.outputs.at(0).data ? "yes" : "NO");
+  }
+
+  if (only.empty() || only == "isolation") {
+    // What running untrusted kernels in a child process costs (docs/reliability.md): the
+    // same compile / compile+simulate in this process and isolated, interleaved.
+    std::printf("\n(d) isolation overhead: toolchain::compile / toolchain::run in-process vs in a child\n");
+    toolchain::Isolation off;
+    off.enabled = false;
+    for (const char* rel : {"docs/examples/01_elementwise_add.py", "docs/examples/10_attention_block.py"}) {
+      front::TraceOptions o = options_for(rel);
+      auto f = load_source_file(src_path(rel));
+      auto [inproc, isolated] = time_interleaved(
+          compile_reps, [&] { if (!toolchain::compile(f, o, off).ok()) std::abort(); },
+          [&] { if (!toolchain::compile(f, o, toolchain::Isolation{}).ok()) std::abort(); });
+      std::printf("  %s\n", rel);
+      row("  compile, in-process", inproc);
+      row("  compile, isolated", isolated);
+      ratio("  ratio isolated / in-process", isolated, inproc, 0);
+    }
+    const int64_t rows = 8192, cols = 512;
+    std::vector<float> x(rows * cols), y(rows * cols);
+    for (auto& v : x) v = u(rng);
+    for (auto& v : y) v = u(rng);
+    std::vector<HostTensor> args = {host(DType::Float32, {rows, cols}, x), host(DType::Float32, {rows, cols}, y)};
+    auto f = load_source_file(src_path("perf/kernels/add_4m.py"));
+    toolchain::RunSettings in_settings, iso_settings;
+    in_settings.isolation = off;
+    toolchain::RunOutcome a, b;
+    auto [inproc, isolated] = time_interleaved(
+        exec_reps * 3, [&] { a = toolchain::run(f, args, in_settings); },
+        [&] { b = toolchain::run(f, args, iso_settings); });
+    std::printf("  perf/kernels/add_4m.py (2^22 fp32, 16 MiB result over the pipe)\n");
+    row("  compile + simulate, in-process", inproc);
+    row("  compile + simulate, isolated", isolated);
+    ratio("  ratio isolated / in-process", isolated, inproc, 0);
+    std::printf("  isolated result identical: %s\n",
+                a.outputs.size() == 1 && b.outputs.size() == 1 && a.outputs[0].data == b.outputs[0].data ? "yes" : "NO");
   }
   return 0;
 }

@@ -4,10 +4,13 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -77,28 +80,55 @@ void apply_limits(const Limits& limits) {
   }
 }
 
-[[noreturn]] void child_main(int wfd, pid_t parent, const std::function<std::string()>& work,
-                             const Limits& limits) {
+// Closes every descriptor >= 3 except `a` and `b`.
+void close_all_but(int a, int b) {
+  int lo = std::min(a, b), hi = std::max(a, b);
+  if (lo > 3) ::close_range(3, static_cast<unsigned>(lo - 1), 0);
+  if (hi > lo + 1) ::close_range(static_cast<unsigned>(lo + 1), static_cast<unsigned>(hi - 1), 0);
+  ::close_range(static_cast<unsigned>(hi + 1), ~0U, 0);
+}
+
+// The child writes its frame into `result_fd` (a memfd the parent reads after the child has
+// exited: one copy, no pipe ping-pong for large results) and holds `done_fd`, the write end of
+// a pipe whose end-of-file tells the parent the child is gone.
+[[noreturn]] void child_main(int done_fd, int result_fd, pid_t parent,
+                             const std::function<std::string()>& work, const Limits& limits) {
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(120);
-  // Keep only stdio and our pipe: the fork inherits every descriptor of every thread of the
-  // caller (databases, sockets, other children's pipes), and holding another child's pipe
-  // would keep its parent from seeing end-of-file.
-  if (wfd > 3) ::close_range(3, static_cast<unsigned>(wfd - 1), 0);
-  ::close_range(static_cast<unsigned>(wfd + 1), ~0U, 0);
+  // Keep only stdio and our two descriptors: the fork inherits every descriptor of every thread
+  // of the caller (databases, sockets, other children's pipes), and holding another child's
+  // pipe would keep its parent from seeing end-of-file.
+  close_all_but(done_fd, result_fd);
   ::signal(SIGPIPE, SIG_DFL);
   apply_limits(limits);
   try {
     std::string out = work();
-    send_frame(wfd, kTagResult, out);
+    send_frame(result_fd, kTagResult, out);
   } catch (const std::bad_alloc&) {
-    send_frame(wfd, kTagOutOfMemory, "");
+    send_frame(result_fd, kTagOutOfMemory, "");
   } catch (const std::exception& e) {
-    send_frame(wfd, kTagError, e.what());
+    send_frame(result_fd, kTagError, e.what());
   } catch (...) {
-    send_frame(wfd, kTagError, "unknown exception");
+    send_frame(result_fd, kTagError, "unknown exception");
   }
   ::_exit(0);  // no atexit handlers, no stdio flush: the parent owns those
+}
+
+// Everything the child wrote into the memfd.
+std::string read_result(int fd) {
+  std::string data;
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || st.st_size <= 0) return data;
+  data.resize(static_cast<size_t>(st.st_size));
+  size_t got = 0;
+  while (got < data.size()) {
+    ssize_t n = ::pread(fd, data.data() + got, data.size() - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  data.resize(got);
+  return data;
 }
 
 const char* signal_label(int sig) {
@@ -160,6 +190,14 @@ Result run_isolated(const std::function<std::string()>& work, const Limits& limi
     r.detail = std::string("pipe: ") + std::strerror(errno);
     return r;
   }
+  int result_fd = ::memfd_create("nki-sandbox-result", MFD_CLOEXEC);
+  if (result_fd < 0) {
+    r.outcome = Outcome::Unavailable;
+    r.detail = std::string("memfd_create: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return r;
+  }
   const auto start = Clock::now();
   const pid_t parent = ::getpid();
   pid_t pid = ::fork();
@@ -168,17 +206,17 @@ Result run_isolated(const std::function<std::string()>& work, const Limits& limi
     r.detail = std::string("fork: ") + std::strerror(errno);
     ::close(fds[0]);
     ::close(fds[1]);
+    ::close(result_fd);
     return r;
   }
   if (pid == 0) {
     ::close(fds[0]);
-    child_main(fds[1], parent, work, limits);
+    child_main(fds[1], result_fd, parent, work, limits);
   }
   ::close(fds[1]);
 
-  std::string data;
+  // Wait for the child to close its end of the pipe (it exited or died), up to the deadline.
   bool timed_out = false;
-  static thread_local char buf[1 << 20];
   for (;;) {
     int wait_ms = -1;
     if (limits.wall_seconds > 0) {
@@ -196,25 +234,18 @@ Result run_isolated(const std::function<std::string()>& work, const Limits& limi
       break;
     }
     if (n == 0) continue;  // the deadline is rechecked above
-    ssize_t got = ::read(fds[0], buf, sizeof buf);
-    if (got < 0) {
-      if (errno == EINTR || errno == EAGAIN) continue;
-      break;
-    }
-    if (got == 0) break;  // the child closed its end: finished or died
-    const bool had_header = data.size() >= 9;
-    data.append(buf, static_cast<size_t>(got));
-    if (!had_header && data.size() >= 9) {  // reserve once the frame length is known
-      uint64_t n = 0;
-      for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(data[1 + i])) << (8 * i);
-      if (n < (uint64_t{1} << 36)) data.reserve(static_cast<size_t>(n) + 9);
-    }
+    char b[64];
+    ssize_t got = ::read(fds[0], b, sizeof b);
+    if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (got <= 0) break;  // end-of-file: the child is gone
   }
   ::close(fds[0]);
   if (timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  std::string data = timed_out ? std::string() : read_result(result_fd);
+  ::close(result_fd);
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
 
   char tag = 0;

@@ -3,7 +3,8 @@
 // exhausted address space or a hang becomes an Outcome the caller turns into a verdict.
 //
 // The child is a fork of the caller: the work sees the caller's memory (inputs need no copying)
-// and returns its result as a byte string over a pipe. In the child the address space is capped
+// and returns its result as a byte string (through a memfd the parent reads once the child has
+// exited; a pipe's end-of-file signals the exit). In the child the address space is capped
 // (RLIMIT_AS, relative to what the caller already maps), core dumps are off, and the child dies
 // with its parent. The parent enforces the wall-clock limit by killing the child.
 //
