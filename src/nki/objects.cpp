@@ -601,6 +601,13 @@ py::Flow RangeDriver::run_loop(py::Interp& in, const py::For& stmt) {
     // Unrolled one iteration at a time (never materialised): every iteration costs evaluation
     // steps, so nl.static_range(10**9) ends at the step budget instead of exhausting memory.
     const int64_t n = len(in);
+    // Each unrolled iteration costs at least one step: a trip count beyond the whole step
+    // budget can never finish, so say so at the loop instead of after 20 M steps.
+    if (n > in.limits().max_steps)
+      nki_error("evaluation_budget",
+                "nl.static_range(" + std::to_string(n) + ") unrolls more iterations than the evaluation step budget (" +
+                    std::to_string(in.limits().max_steps) + " steps)",
+                "use nl.affine_range / nl.sequential_range for device loops; unroll only small trip counts");
     for (int64_t i = 0; i < n; ++i) {
       in.tick();
       Ref v = py::make_int(start + i * step);

@@ -6,8 +6,7 @@ import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 
 n = 0
-while True:  # expect-error: evaluation_budget
-    n += 1
+while True: n += 1  # expect-error: evaluation_budget
 
 
 @nki.jit
