@@ -35,6 +35,8 @@ struct TraceOptions {
   Target target = Target::Trn1;
   // nki.simulate_kernel leniency (spec §7.1): kernels may return on-chip tiles.
   bool simulation_leniency = false;
+  // How errors name the source of the tensor parameters: `run` takes them from --input files.
+  std::string tensor_source = "--arg spec";
 };
 
 struct TraceResult {
