@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 }  // namespace
 
 std::string ChildResult::describe() const {
+  if (not_started) return "not started: " + err;
   if (timed_out) return "timed out after " + std::to_string(static_cast<int>(seconds)) + " s";
   if (signaled) return "signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit " + std::to_string(exit_code);
@@ -68,6 +70,10 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   std::vector<std::string> args = argv, env = child_environment(o);
   std::vector<char*> arg_ptrs = pointers(args), env_ptrs = pointers(env);
   int out_fd = temp_file(), err_fd = temp_file();
+  // The child writes errno here if chdir or exec fails; a successful exec closes it (CLOEXEC),
+  // so "could not start" is never mistaken for the program's own exit code 127.
+  int exec_pipe[2];
+  if (pipe2(exec_pipe, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
   auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
@@ -77,11 +83,17 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
     dup2(null_fd, 0);
     dup2(out_fd, 1);
     dup2(err_fd, 2);
-    if (!o.cwd.empty() && chdir(o.cwd.c_str()) != 0) _exit(127);
-    execve(arg_ptrs[0], arg_ptrs.data(), env_ptrs.data());
+    if (o.cwd.empty() || chdir(o.cwd.c_str()) == 0) execve(arg_ptrs[0], arg_ptrs.data(), env_ptrs.data());
+    int e = errno;
+    ssize_t ignored = write(exec_pipe[1], &e, sizeof e);
+    (void)ignored;
     _exit(127);
   }
   setpgid(pid, pid);  // also from the parent, so the group exists before we might kill it
+  close(exec_pipe[1]);
+  int exec_errno = 0;
+  bool exec_failed = read(exec_pipe[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno;
+  close(exec_pipe[0]);
   ChildResult r;
   auto deadline = start + std::chrono::duration<double>(o.timeout_s);
   int status = 0;
@@ -106,6 +118,11 @@ ChildResult run_child(const std::vector<std::string>& argv, const ChildOptions& 
   }
   r.out = read_back(out_fd, o.max_output);
   r.err = read_back(err_fd, o.max_output);
+  if (exec_failed) {
+    r = ChildResult{};
+    r.not_started = true;
+    r.err = argv[0] + ": " + strerror(exec_errno);
+  }
   return r;
 }
 

@@ -22,10 +22,11 @@ struct ChildResult {
   bool signaled = false;   // killed by a signal it raised or received (not our timeout)
   int signal = 0;
   bool timed_out = false;  // still running at the time limit; killed by us
+  bool not_started = false;  // exec failed (e.g. the binary is missing); see `err`
   std::string out, err;    // the first max_output bytes of each stream
   double seconds = 0;
 
-  // "exit 2", "signal 6 (Aborted)", "timed out after 60 s"
+  // "exit 2", "signal 6 (Aborted)", "timed out after 60 s", "not started: ..."
   std::string describe() const;
 };
 
