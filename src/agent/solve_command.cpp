@@ -14,16 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double parse_number(const std::string& flag, const std::string& value) {
-  try {
-    size_t used = 0;
-    double d = std::stod(value, &used);
-    if (used == value.size() && d >= 0) return d;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(flag + " expects a non-negative number, got '" + value + "'");
-}
-
 void write_file(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   if (!out || !(out << text)) throw IoError("cannot write '" + path.string() + "'");
@@ -79,89 +69,6 @@ void write_result_json(const SolveOptions& o, const std::string& model_label, co
 }
 
 }  // namespace
-
-std::string solve_usage() {
-  return R"(usage: nkiagent solve --task ID (--model PROVIDER:NAME | --replay FILE.jsonl) [options]
-
-Runs the LLM agent on one task and judges its final kernel with the verify tool.
-
-  --task ID             task to solve
-  --model P:NAME        openai:NAME or anthropic:NAME (keys: OPENAI_API_KEY, ANTHROPIC_API_KEY)
-  --mode MODE           agent (tools, default) | multi-turn (self-review, no tools) | single-shot
-  --max-turns N         model calls per episode (default 10; single-shot always makes 1)
-  --out DIR             where kernel.py, transcript.jsonl, result.json go (default runs/<task>)
-  --replay FILE         replay the model replies recorded in a transcript (offline); tool
-                        results are recomputed live
-  --base-url URL        API root (OpenAI: .../v1; Anthropic: host root); also
-                        $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL
-  --timeout S           per-request timeout in seconds (default 300)
-  --max-tokens N        output token limit per reply (default: provider's; Anthropic 8192)
-  --temperature T       sampling temperature (default: provider's)
-  --max-cost USD        stop the episode once this much has been spent (default: no limit)
-  --max-wall S          stop the episode after this many seconds (default: no limit)
-  --no-prompt-cache     do not mark Anthropic prompts as cacheable (on by default)
-  --prompts DIR         prompt files (default $NKI_PROMPTS_DIR or the source tree's prompts/)
-  --prices FILE         price table (default $NKI_AGENT_PRICES or <prompts>/prices.json)
-  -h, --help            this text
-
-Retries: NKI_AGENT_MAX_ATTEMPTS (default 4), NKI_AGENT_RETRY_AFTER_CAP seconds (default 60).
-Exit status: 0 pass, 1 the final kernel failed, 2 usage or setup error.
-)";
-}
-
-SolveOptions parse_solve_args(int argc, char** argv) {
-  SolveOptions o;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg == "-h" || arg == "--help") {
-      o.help = true;
-      return o;
-    }
-    if (arg == "--no-prompt-cache") {
-      o.prompt_cache = false;
-      continue;
-    }
-    std::string value;
-    auto eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = arg.substr(eq + 1);
-      arg = arg.substr(0, eq);
-    } else if (arg.rfind("--", 0) == 0) {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      value = argv[++i];
-    } else {
-      throw std::invalid_argument("unexpected argument '" + arg + "'");
-    }
-    if (arg == "--task") o.task_id = value;
-    else if (arg == "--model") o.model_spec = value;
-    else if (arg == "--mode") {
-      o.mode = mode_from_name(value);
-      o.mode_given = true;
-    }
-    else if (arg == "--max-turns") {
-      double n = parse_number(arg, value);
-      if (n < 1 || n > 1000 || n != static_cast<int>(n))
-        throw std::invalid_argument("--max-turns expects an integer from 1 to 1000");
-      o.max_turns = static_cast<int>(n);
-    } else if (arg == "--out") o.out_dir = value;
-    else if (arg == "--replay") o.replay_path = value;
-    else if (arg == "--base-url") o.base_url = value;
-    else if (arg == "--timeout") {
-      o.timeout_s = parse_number(arg, value);
-      if (o.timeout_s <= 0) throw std::invalid_argument("--timeout must be positive");
-    } else if (arg == "--max-tokens") o.max_tokens = static_cast<int>(parse_number(arg, value));
-    else if (arg == "--temperature") o.temperature = parse_number(arg, value);
-    else if (arg == "--max-cost") o.max_cost_usd = parse_number(arg, value);
-    else if (arg == "--max-wall") o.max_wall_s = parse_number(arg, value);
-    else if (arg == "--prompts") o.prompts_dir = value;
-    else if (arg == "--prices") o.prices_path = value;
-    else throw std::invalid_argument("unknown option '" + arg + "' (see --help)");
-  }
-  if (o.task_id.empty()) throw std::invalid_argument("--task is required");
-  if (o.model_spec.empty() && o.replay_path.empty())
-    throw std::invalid_argument("--model or --replay is required");
-  return o;
-}
 
 SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
   if (!deps.load_task || !deps.make_tools)

@@ -1,4 +1,5 @@
-// `nkiagent solve`: run one agent episode on one task and write its artefacts.
+// `nkiagent solve`: run one agent episode on one task and write its artefacts. The command
+// line is parsed by src/cli/cmd_solve.cpp into SolveOptions.
 // The task loader and the simulator-backed tools come from the caller (the CLI wires them to
 // src/task and src/eval), so this layer stays free of NKI internals.
 #pragma once
@@ -40,14 +41,7 @@ struct SolveOptions {
   double max_wall_s = 0;
   std::optional<double> temperature;
   bool prompt_cache = true;    // --no-prompt-cache turns Anthropic cache breakpoints off
-  bool help = false;
 };
-
-std::string solve_usage();
-
-// Parses the arguments after the subcommand name (argv[0] is "solve" and is skipped).
-// Throws std::invalid_argument with a one-line message on a bad command line.
-SolveOptions parse_solve_args(int argc, char** argv);
 
 struct SolveOutcome {
   EpisodeResult result;
@@ -61,9 +55,5 @@ struct SolveOutcome {
 // Throws ModelError(Config / Replay), nki::IoError or std::invalid_argument for setup
 // problems; failures during the episode are part of the result instead.
 SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps);
-
-// The CLI entry point (defined in src/cli/cmd_solve.cpp): prints the verdict line or a one-line
-// error. Exit status: 0 pass, 1 the kernel failed (any verdict but pass), 2 usage/setup error.
-int cmd_solve(int argc, char** argv, const SolveDeps& deps);
 
 }  // namespace nki::agent

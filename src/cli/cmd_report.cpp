@@ -2,32 +2,13 @@
 #include <fstream>
 #include <iostream>
 
-#include "eval/cli_args.h"
-#include "eval/commands.h"
+#include "cli/commands.h"
 #include "eval/metrics_json.h"
 #include "eval/report.h"
 
-namespace nki::eval {
+namespace nki::cli {
 
 namespace {
-
-const std::vector<OptionSpec>& report_options() {
-  static const std::vector<OptionSpec> specs = {
-      {"--out", "FILE", "HTML report path (default: report.html inside the first RUN_DIR)"},
-      {"--md", "FILE", "write the Markdown summary to FILE instead of stdout"},
-      {"--json", "FILE", "also write every metric (and per-task verdicts) as JSON to FILE"},
-  };
-  return specs;
-}
-
-std::string usage() {
-  return format_usage("nkiagent report RUN_DIR... [--out report.html] [--md report.md]",
-                      "Summarises finished episodes: pass rate per level with counts, strict vs tolerance,\n"
-                      "pass@k, turns to pass, failure taxonomy, tokens and cost. Several RUN_DIRs are shown\n"
-                      "side by side (the ablation tables). The HTML file has no scripts and no external\n"
-                      "resources; its transcript links are relative to the file's directory.",
-                      report_options());
-}
 
 bool write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -35,51 +16,63 @@ bool write_file(const std::string& path, const std::string& text) {
   return static_cast<bool>(out.flush());
 }
 
-}  // namespace
-
-int cmd_report(int argc, char** argv) {
-  ParsedArgs args;
-  try {
-    args = parse_args(argc, argv, report_options());
-    if (args.help) {
-      std::cout << usage();
-      return 0;
-    }
-    if (args.positional.empty()) throw UsageError("need at least one RUN_DIR");
-  } catch (const UsageError& e) {
-    std::cerr << "nkiagent report: " << e.what() << "\n\n" << usage();
+int write_reports(const ParsedOptions& o) {
+  std::vector<eval::RunMetrics> runs;
+  for (const auto& dir : o.positionals()) runs.push_back(eval::load_run_metrics(dir));
+  eval::assign_labels(runs);
+  std::string html_path = o.has("out") ? o.text("out") : o.positionals().front() + "/report.html";
+  if (!write_file(html_path, eval::render_html(runs, html_path))) {
+    std::cerr << "nkiagent report: cannot write " << html_path << "\n";
     return 2;
   }
-  try {
-    std::vector<RunMetrics> runs;
-    for (const auto& dir : args.positional) runs.push_back(load_run_metrics(dir));
-    assign_labels(runs);
-    std::string html_path = args.get_or("--out", args.positional.front() + "/report.html");
-    if (!write_file(html_path, render_html(runs, html_path))) {
-      std::cerr << "nkiagent report: cannot write " << html_path << "\n";
+  if (o.has("json")) {
+    if (!write_file(o.text("json"), eval::runs_to_json(runs).dump(2) + "\n")) {
+      std::cerr << "nkiagent report: cannot write " << o.text("json") << "\n";
       return 2;
     }
-    if (auto json_path = args.get("--json")) {
-      if (!write_file(*json_path, runs_to_json(runs).dump(2) + "\n")) {
-        std::cerr << "nkiagent report: cannot write " << *json_path << "\n";
-        return 2;
-      }
+  }
+  std::string md = eval::render_markdown(runs);
+  if (o.has("md")) {
+    if (!write_file(o.text("md"), md)) {
+      std::cerr << "nkiagent report: cannot write " << o.text("md") << "\n";
+      return 2;
     }
-    std::string md = render_markdown(runs);
-    if (auto md_path = args.get("--md")) {
-      if (!write_file(*md_path, md)) {
-        std::cerr << "nkiagent report: cannot write " << *md_path << "\n";
-        return 2;
-      }
-    } else {
-      std::cout << md;
-    }
-    std::cerr << "wrote " << html_path << "\n";
-    return 0;
+  } else {
+    std::cout << md;
+  }
+  std::cerr << "wrote " << html_path << "\n";
+  return 0;
+}
+
+int report(const ParsedOptions& o) {
+  if (o.positionals().empty()) throw UsageError("need at least one RUN_DIR");
+  try {
+    return write_reports(o);
   } catch (const std::exception& e) {
     std::cerr << "nkiagent report: " << e.what() << "\n";
     return 2;
   }
 }
 
-}  // namespace nki::eval
+}  // namespace
+
+Command make_report_command() {
+  Command c;
+  c.spec.name = "report";
+  c.spec.synopsis = "nkiagent report RUN_DIR... [--out report.html] [--md report.md]";
+  c.spec.description =
+      "Summarises finished episodes: pass rate per level with counts, strict vs tolerance,\n"
+      "pass@k, turns to pass, failure taxonomy, tokens and cost. Several RUN_DIRs are shown\n"
+      "side by side (the ablation tables). The HTML file has no scripts and no external\n"
+      "resources; its transcript links are relative to the file's directory.";
+  OptionSpec out = text_option("out", "FILE", "HTML report path");
+  out.default_help = "report.html inside the first RUN_DIR";
+  OptionSpec md = text_option("md", "FILE", "write the Markdown summary to FILE instead of stdout");
+  OptionSpec json = text_option("json", "FILE", "also write every metric (and per-task verdicts) as JSON to FILE");
+  c.spec.options = {out, md, json};
+  c.spec.epilog = "exit status: 0 written, 2 usage or I/O error";
+  c.run = report;
+  return c;
+}
+
+}  // namespace nki::cli

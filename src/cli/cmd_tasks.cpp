@@ -8,31 +8,13 @@
 
 #include "base/dtype_convert.h"
 #include "cli/commands.h"
-#include "cli/options.h"
+#include "cli/common.h"
 #include "task/task_spec.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::cli {
 
 namespace {
-
-const char* kTasksHelp = R"(usage: nkiagent tasks COMMAND [options]
-
-commands:
-  list [--subset NAME]              one line per task: id, level, category, dtypes, shapes
-  show ID                           the task's manifest summary and reference source
-  verify-solutions [--subset NAME] [--trials N]
-                                    verify every reference solution (solutions/<id>.py) on the
-                                    simulator against PyTorch; prints a summary and the slowest tasks
-  audit [--subset NAME] [--trials N]
-                                    prove that trivial kernels fail every task: outputs of all
-                                    zeros, a constant, a copy of an input, NaN, and the inputs
-                                    modified in place must all be rejected by verify
-
-options: --tasks-dir DIR (default: $NKI_TASKS_DIR or the repository's tasks/), --subset NAME
-         (tasks/subsets/NAME.txt; default: every task directory)
-exit status: 0 success, 1 a check failed, 2 usage or I/O error
-)";
 
 std::string shape_text(const std::vector<int64_t>& s) {
   std::string t;
@@ -100,8 +82,8 @@ KernelRunner trivial_runner(const TaskSpec& task, const std::string& kind) {
   };
 }
 
-int list_tasks(const Options& o, const std::string& root) {
-  for (const std::string& id : subset_ids(root, o.get("subset", "ablation60"))) {
+int list_tasks(const ParsedOptions& o, const std::string& root) {
+  for (const std::string& id : subset_ids(root, o.text("subset"))) {
     TaskSpec t = load_task(resolve_task_dir(id, root));
     std::string args;
     for (const TensorSpec& a : t.kernel_args()) args += (args.empty() ? "" : " ") + a.name + ":" + shape_text(a.shape) + ":" + dtype_name(a.dtype);
@@ -110,8 +92,8 @@ int list_tasks(const Options& o, const std::string& root) {
   return 0;
 }
 
-int show_task(const Options& o, const std::string& root) {
-  if (o.positionals().size() != 2) throw UsageError("tasks show takes one task id");
+int show_task(const ParsedOptions& o, const std::string& root) {
+  if (o.positionals().size() != 2) throw UsageError("tasks show takes exactly one task id");
   TaskSpec t = load_task(resolve_task_dir(o.positionals()[1], root));
   std::cout << "id: " << t.id << "\nlevel: " << t.level << "\ncategory: " << t.category << "\ndescription: " << t.description
             << "\nseed: " << t.seed << "  trials: " << t.trials << "\nkernel arguments:\n";
@@ -126,11 +108,11 @@ int show_task(const Options& o, const std::string& root) {
   return 0;
 }
 
-int verify_solutions(const Options& o, const std::string& root) {
-  std::vector<std::string> ids = subset_ids(root, o.get("subset", "ablation60"));
-  std::string solutions = o.get("solutions-dir", root + "/../solutions");
+int verify_solutions(const ParsedOptions& o, const std::string& root) {
+  std::vector<std::string> ids = subset_ids(root, o.text("subset"));
+  std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions";
   VerifyOptions vo;
-  vo.trials = o.has("trials") ? std::stoi(o.get("trials")) : 0;
+  vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
   std::vector<std::pair<double, std::string>> times;
   int passed = 0, failed = 0;
   auto start = std::chrono::steady_clock::now();
@@ -157,10 +139,10 @@ int verify_solutions(const Options& o, const std::string& root) {
   return failed ? 1 : 0;
 }
 
-int audit(const Options& o, const std::string& root) {
-  std::vector<std::string> ids = subset_ids(root, o.get("subset", "ablation60"));
+int audit(const ParsedOptions& o, const std::string& root) {
+  std::vector<std::string> ids = subset_ids(root, o.text("subset"));
   VerifyOptions vo;
-  vo.trials = o.has("trials") ? std::stoi(o.get("trials")) : 0;
+  vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
   int passed = 0, failed = 0;
   for (const std::string& id : ids) {
     TaskSpec task = load_task(resolve_task_dir(id, root));
@@ -178,21 +160,48 @@ int audit(const Options& o, const std::string& root) {
   return failed ? 1 : 0;
 }
 
-}  // namespace
-
-int cmd_tasks(int argc, char** argv) {
-  Options o(argc, argv, {"subset", "tasks-dir", "trials", "solutions-dir"}, {"help"});
-  if (o.flag("help") || o.positionals().empty()) {
-    std::cout << kTasksHelp;
-    return o.flag("help") ? 0 : 2;
-  }
-  std::string root = o.get("tasks-dir", default_tasks_root());
+int tasks(const ParsedOptions& o) {
+  if (o.positionals().empty()) throw UsageError("tasks needs a command: list, show, verify-solutions or audit");
+  std::string root = tasks_root_from(o);
   const std::string& sub = o.positionals()[0];
+  if (sub != "show" && o.positionals().size() > 1)
+    throw UsageError("unexpected argument '" + o.positionals()[1] + "' after tasks " + sub);
   if (sub == "list") return list_tasks(o, root);
   if (sub == "show") return show_task(o, root);
   if (sub == "verify-solutions") return verify_solutions(o, root);
   if (sub == "audit") return audit(o, root);
   throw UsageError("unknown tasks command '" + sub + "'");
+}
+
+}  // namespace
+
+Command make_tasks_command() {
+  Command c;
+  c.spec.name = "tasks";
+  c.spec.synopsis = "nkiagent tasks list|show ID|verify-solutions|audit [options]";
+  c.spec.description =
+      "commands:\n"
+      "  list                one line per task: id, level, category, kernel arguments\n"
+      "  show ID             the task's manifest summary and reference source\n"
+      "  verify-solutions    verify every reference solution (solutions/<id>.py) on the simulator\n"
+      "                      against PyTorch; prints a summary and the slowest tasks\n"
+      "  audit               prove that trivial kernels fail every task: outputs of all zeros, a\n"
+      "                      constant, a copy of an input, NaN, and the inputs modified in place\n"
+      "                      must all be rejected by verify";
+  OptionSpec trials = trials_option();
+  trials.help += ", for verify-solutions and audit";
+  OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
+  solutions.default_help = "TASKS_DIR/../solutions";
+  c.spec.options = {
+      text_option("subset", "NAME", "the tasks listed in TASKS_DIR/subsets/NAME.txt",
+                  "ablation60"),
+      tasks_dir_option(),
+      trials,
+      solutions,
+  };
+  c.spec.epilog = "exit status: 0 success, 1 a check failed, 2 usage or I/O error";
+  c.run = tasks;
+  return c;
 }
 
 }  // namespace nki::cli

@@ -1,15 +1,18 @@
-// Subcommand entry points of the nkiagent CLI (argv[0] is the subcommand name).
+// The nkiagent subcommands, each built from its option table (one cmd_*.cpp per command).
 #pragma once
+
+#include "cli/command.h"
 
 namespace nki::cli {
 
-int cmd_check(int argc, char** argv, bool print_ir);
-int cmd_run(int argc, char** argv);
-int cmd_verify(int argc, char** argv);
-// solve / bench: the agent and the benchmark runner wired to the simulator (cmd_agent.cpp).
-int cmd_solve(int argc, char** argv);
-int cmd_bench(int argc, char** argv);
-// nkiagent tasks list|show|verify-solutions|audit (cmd_tasks.cpp)
-int cmd_tasks(int argc, char** argv);
+Command make_check_command();   // cmd_check.cpp
+Command make_ir_command();      // cmd_check.cpp
+Command make_run_command();     // cmd_run.cpp
+Command make_verify_command();  // cmd_verify.cpp
+Command make_tasks_command();   // cmd_tasks.cpp: list | show | verify-solutions | audit
+Command make_solve_command();   // command_list.cpp: cmd_solve.cpp wired to the simulator tools
+Command make_bench_command();   // command_list.cpp: cmd_bench.cpp wired to simulator_episodes
+Command make_merge_command();   // cmd_merge.cpp
+Command make_report_command();  // cmd_report.cpp
 
 }  // namespace nki::cli

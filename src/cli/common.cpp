@@ -2,46 +2,145 @@
 
 #include <iostream>
 
+#include "cli/numbers.h"
+#include "task/task_spec.h"
+
 namespace nki::cli {
 
-front::TraceOptions trace_options(const Options& o) {
-  front::TraceOptions t;
-  t.kernel_name = o.get("kernel");
-  for (const std::string& s : o.all("arg")) {
-    std::string err;
-    auto spec = front::parse_arg_spec(s, &err);
-    if (!spec) throw UsageError("--arg " + err);
-    t.args.push_back(*spec);
-  }
-  if (o.has("grid")) {
-    std::string g = o.get("grid"), cur;
-    g += ",";
-    for (char c : g) {
-      if (c == ',' || c == 'x') {
-        if (cur.empty() || cur.size() > 9 || cur.find_first_not_of("0123456789") != std::string::npos)
-          throw UsageError("--grid expects positive integers like 2,2");
-        int64_t v = std::stoll(cur);
-        if (v <= 0) throw UsageError("--grid entries must be positive");
-        t.grid.push_back(v);
-        cur.clear();
-      } else {
-        cur += c;
-      }
+namespace {
+
+// The simulator runs one instance per grid point; more than this is never a real kernel launch
+// and would only make the process run out of memory.
+constexpr int64_t kMaxGridInstances = 65536;
+
+std::vector<int64_t> parse_grid(const std::string& text) {
+  std::vector<int64_t> grid;
+  int64_t total = 1;
+  std::string cur;
+  for (char c : text + ",") {
+    if (c != ',' && c != 'x') {
+      cur += c;
+      continue;
     }
-    int64_t total = 1;
-    for (int64_t v : t.grid) total *= v;
-    if (total > 65536) throw UsageError("--grid has more than 65536 instances");
+    auto v = to_integer(cur);
+    if (!v || *v <= 0 || cur[0] == '+') throw UsageError("--grid expects positive integers like 2,2, got '" + text + "'");
+    // Checked before multiplying, so the product cannot overflow.
+    if (*v > kMaxGridInstances / total) throw UsageError("--grid has more than 65536 instances");
+    total *= *v;
+    grid.push_back(*v);
+    cur.clear();
   }
-  std::string target = o.get("target", "trn1");
-  if (target == "trn1" || target == "inf2" || target == "gen2") t.target = front::Target::Trn1;
-  else if (target == "trn2" || target == "gen3") t.target = front::Target::Trn2;
-  else throw UsageError("--target must be trn1 or trn2, got '" + target + "'");
+  return grid;
+}
+
+}  // namespace
+
+OptionSpec kernel_option() {
+  OptionSpec o = text_option("kernel", "NAME", "kernel function");
+  o.default_help = "the only @nki.jit function in the file";
+  return o;
+}
+
+OptionSpec arg_option() {
+  OptionSpec o = text_option("arg", "SHAPE:DTYPE",
+                             "shape and dtype of each tensor parameter, in order, e.g. 128x512:float32");
+  o.repeatable = true;
+  return o;
+}
+
+OptionSpec grid_option() {
+  return text_option("grid", "D0[,D1...]", "SPMD launch grid, e.g. 2,2 (at most 65536 instances)");
+}
+
+OptionSpec target_option() {
+  // inf2/gen2 and gen3 are accepted as the NeuronCore generation names.
+  return choice_option("target", "trn1|trn2", {"trn1", "trn2", "inf2", "gen2", "gen3"},
+                       "NeuronCore-v2 (trn1) or NeuronCore-v3 (trn2)", "trn1");
+}
+
+OptionSpec const_option() {
+  OptionSpec o = text_option("const", "NAME=LITERAL", "bind a compile-time keyword argument (Python literal)");
+  o.repeatable = true;
+  return o;
+}
+
+std::vector<OptionSpec> sim_budget_options() {
+  const machine::RunOptions d;
+  return {
+      integer_option("sim-work", "UNITS", 1, int64_t{1} << 62,
+                     "simulated-work budget: loop iterations plus elements processed\n"
+                     "(over it: error[sim_budget], checked before and while running)",
+                     std::to_string(d.max_work)),
+      real_option("sim-seconds", "S", 0.001, 86400, "simulation wall-clock budget (over it: error[sim_budget])",
+                  std::to_string(static_cast<int64_t>(d.max_seconds))),
+      integer_option("sim-memory", "BYTES", int64_t{1} << 20, int64_t{1} << 40,
+                     "simulator memory for tensors and scratch (over it: error[sim_memory_limit])",
+                     std::to_string(d.max_bytes)),
+  };
+}
+
+void apply_sim_budget(const ParsedOptions& o, machine::RunOptions& m) {
+  if (auto v = o.integer("sim-work")) m.max_work = *v;
+  if (auto v = o.real("sim-seconds")) m.max_seconds = *v;
+  if (auto v = o.integer("sim-memory")) m.max_bytes = *v;
+}
+
+OptionSpec numerics_option() {
+  return choice_option("numerics", "precise|legacy-sim", {"precise", "legacy-sim", "legacy"},
+                       "precise: narrow dtypes stored at their real width;\n"
+                       "legacy-sim: bf16/fp8 kept in fp32 like nki.simulate_kernel",
+                       "precise");
+}
+
+OptionSpec trials_option() {
+  OptionSpec o = integer_option("trials", "N", 1, 1000, "number of random trials per task");
+  o.default_help = "the task's";
+  return o;
+}
+
+OptionSpec tasks_dir_option() {
+  OptionSpec o = text_option("tasks-dir", "DIR", "benchmark task directory");
+  o.default_help = "$NKI_TASKS_DIR, else the repository's tasks/";
+  return o;
+}
+
+front::Target target_from(const ParsedOptions& o) {
+  std::string t = o.text("target");
+  return t == "trn2" || t == "gen3" ? front::Target::Trn2 : front::Target::Trn1;
+}
+
+machine::Numerics numerics_from(const ParsedOptions& o) {
+  return o.text("numerics") == "precise" ? machine::Numerics::Precise : machine::Numerics::LegacySim;
+}
+
+std::string tasks_root_from(const ParsedOptions& o) {
+  return o.has("tasks-dir") ? o.text("tasks-dir") : default_tasks_root();
+}
+
+front::TraceOptions trace_options(const ParsedOptions& o) {
+  front::TraceOptions t;
+  t.kernel_name = o.text("kernel");
+  if (o.spec().find("arg")) {
+    for (const std::string& s : o.all("arg")) {
+      std::string err;
+      auto spec = front::parse_arg_spec(s, &err);
+      if (!spec) throw UsageError("--arg " + err);
+      t.args.push_back(*spec);
+    }
+  }
+  if (o.has("grid")) t.grid = parse_grid(o.text("grid"));
+  t.target = target_from(o);
   for (const std::string& c : o.all("const")) {
     auto eq = c.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--const expects NAME=LITERAL, got '" + c + "'");
     t.consts.emplace_back(c.substr(0, eq), c.substr(eq + 1));
   }
   return t;
+}
+
+const std::string& single_file_positional(const ParsedOptions& o) {
+  if (o.positionals().size() != 1) throw UsageError(o.spec().name + " takes exactly one kernel file");
+  return o.positionals()[0];
 }
 
 void print_diagnostics(const std::vector<Diagnostic>& diags) {

@@ -104,7 +104,7 @@ BenchSummary run_bench(BenchOptions options, const EpisodeFn& fn) {
   ResultsDb db(results_db_path(run_dir.string()));
   if (config.held_out_secret == 0) {
     std::random_device rd;
-    config.held_out_secret = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+    config.held_out_secret = ((static_cast<uint64_t>(rd()) << 32) ^ rd()) & 0x7fffffffffffffffULL;  // 63 bits
   }
   db.init_run(config);
   // A resumed run keeps the secret it started with, so its verdicts stay comparable.

@@ -498,7 +498,7 @@ void Tracer::run(const py::Module& module) {
   call.loc = fn->def ? fn->def->span.begin : SourceLoc{};
   if (opts_.args.size() > positional.size())
     throw IoError("kernel '" + fn->name + "' takes " + std::to_string(positional.size()) +
-                  " positional parameters but " + std::to_string(opts_.args.size()) + " --arg specs were given");
+                  " positional parameters but " + std::to_string(opts_.args.size()) + " " + opts_.tensor_source + "s were given");
   tracing_ = true;
   for (size_t i = 0; i < opts_.args.size(); ++i) {
     bool is_mutable = false;
@@ -524,7 +524,7 @@ void Tracer::run(const py::Module& module) {
     size_t first_default = positional.size() - fn->defaults.size();
     if (!given && i < first_default)
       throw IoError("kernel parameter '" + positional[i]->arg_name +
-                    "' has no --arg spec, no default and no --const value");
+                    "' has no " + opts_.tensor_source + ", no default and no --const value");
   }
   Ref result = fn->call(*this, call);
   tracing_ = false;

@@ -38,6 +38,8 @@ struct TraceOptions {
   // Heap the compile-time evaluation may use (base/memory_budget.h); beyond it the compile
   // fails with error[evaluation_memory]. 0 = unlimited.
   int64_t max_eval_bytes = int64_t{2} << 30;
+  // How errors name the source of the tensor parameters: `run` takes them from --input files.
+  std::string tensor_source = "--arg spec";
 };
 
 struct TraceResult {

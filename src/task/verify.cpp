@@ -113,7 +113,8 @@ std::vector<int> held_out_trials(const TaskSpec& task, uint64_t secret, int coun
 
 uint64_t fresh_secret() {
   std::random_device rd;
-  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  // 63 bits, so that the secret round-trips through signed 64-bit options and JSON readers.
+  return ((static_cast<uint64_t>(rd()) << 32) ^ rd()) & 0x7fffffffffffffffULL;
 }
 
 VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, KernelRunner run) {

@@ -146,7 +146,8 @@ agent::ToolResult SimulatorTools::final_verdict(const std::string& code) {
   VerifyOptions vo;
   vo.held_out = held_out_trials(task_, held_out_.secret, held_out_.trials);
   agent::ToolResult r = verify_with(code, vo, kFinalVerdictSeconds);
-  // For reproduction (nkiagent verify --held-out-secret); the model never sees a final verdict.
+  // For reproduction (nkiagent verify --held-out-secret S --held-out-trials N); the model never
+  // sees a final verdict.
   if (!vo.held_out.empty())
     r.text += "final verdict: " + std::to_string(vo.held_out.size()) + " held-out trial(s), secret " +
               std::to_string(held_out_.secret) + "\n";

@@ -9,7 +9,8 @@
 #include <filesystem>
 #include <map>
 
-#include "eval/commands.h"
+#include "cli/command.h"
+#include "cli/commands.h"
 #include "eval/merge.h"
 #include "eval/metrics.h"
 #include "eval/results_db.h"
@@ -19,6 +20,10 @@
 
 namespace nki::eval {
 namespace {
+
+// The commands through the CLI's one parser, as nkiagent runs them.
+int cmd_report(int argc, char** argv) { return cli::run_command(cli::make_report_command(), argc, argv); }
+int cmd_merge(int argc, char** argv) { return cli::run_command(cli::make_merge_command(), argc, argv); }
 
 namespace fs = std::filesystem;
 

@@ -7,7 +7,9 @@
 #include <fstream>
 
 #include "base/diagnostic.h"
-#include "eval/commands.h"
+#include "cli/cmd_bench.h"
+#include "cli/command.h"
+#include "cli/commands.h"
 #include "eval/results_db.h"
 #include "eval/runner.h"
 #include "eval/sqlite.h"
@@ -15,6 +17,13 @@
 
 namespace nki::eval {
 namespace {
+
+// The commands through the CLI's one parser, as nkiagent runs them.
+int cmd_report(int argc, char** argv) { return cli::run_command(cli::make_report_command(), argc, argv); }
+int cmd_merge(int argc, char** argv) { return cli::run_command(cli::make_merge_command(), argc, argv); }
+int cmd_bench(int argc, char** argv, EpisodeFn fn) {
+  return cli::run_command(cli::make_bench_command([fn](const cli::ParsedOptions&) { return fn; }), argc, argv);
+}
 
 namespace fs = std::filesystem;
 

@@ -14,7 +14,7 @@
 #include <string>
 #include <thread>
 
-#include "eval/commands.h"
+#include "cli/cmd_bench.h"
 #include "eval/metrics.h"
 #include "eval/results_db.h"
 #include "eval/runner.h"
@@ -33,7 +33,8 @@ std::vector<std::string> bench_argv(const std::string& tasks, const std::string&
 int call_bench(std::vector<std::string> args, EpisodeFn fn) {
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
-  return cmd_bench(static_cast<int>(argv.size()), argv.data(), std::move(fn));
+  cli::Command bench = cli::make_bench_command([&fn](const cli::ParsedOptions&) { return fn; });
+  return cli::run_command(bench, static_cast<int>(argv.size()), argv.data());
 }
 
 TEST(ResumeAfterKill, FinishedEpisodesSurviveAndAreNotRerun) {

@@ -1,16 +1,20 @@
-#include "eval/commands.h"
-
+// bench, merge and report through their command lines, with fake episodes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
+#include "cli/cmd_bench.h"
+#include "cli/commands.h"
 #include "eval/results_db.h"
 #include "eval_test_support.h"
 
-namespace nki::eval {
+namespace nki::cli {
 namespace {
 
 namespace fs = std::filesystem;
+using eval::EpisodeFn;
+using eval::EpisodeRequest;
+namespace testing = eval::testing;
 
 struct Argv {
   std::vector<std::string> args;
@@ -25,6 +29,12 @@ struct Argv {
 EpisodeFn fake() {
   return [](const EpisodeRequest& r) { return testing::fake_outcome(r); };
 }
+
+int cmd_bench(int argc, char** argv, EpisodeFn fn) {
+  return run_command(make_bench_command([fn](const ParsedOptions&) { return fn; }), argc, argv);
+}
+int cmd_merge(int argc, char** argv) { return run_command(make_merge_command(), argc, argv); }
+int cmd_report(int argc, char** argv) { return run_command(make_report_command(), argc, argv); }
 
 TEST(Commands, HelpAndUsageErrors) {
   ::testing::internal::CaptureStdout();
@@ -83,4 +93,4 @@ TEST(Commands, BenchShardsMergeAndReportEndToEnd) {
 }
 
 }  // namespace
-}  // namespace nki::eval
+}  // namespace nki::cli
