@@ -591,10 +591,11 @@ void Tracer::finish_checks() {
                                             file(), kernel_def_loc_, "return the output tensors"));
     }
   }
-  // SBUF/PSUM allocation accounting (check_capacity.h). Direct-allocation kernels place their
-  // tiles themselves (nki_direct_allocation_guide.rst), so the liveness model does not apply.
+  // SBUF/PSUM allocation accounting (check_capacity.h): provable overflows are errors, the
+  // live-range estimate only warns. Direct-allocation kernels place their tiles themselves
+  // (nki_direct_allocation_guide.rst), so the model does not apply.
   if (!direct_alloc) {
-    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target())) throw DiagnosticError(*over);
+    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target(), &warnings_)) throw DiagnosticError(*over);
   } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
     throw DiagnosticError(*err);
   }
