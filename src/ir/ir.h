@@ -187,6 +187,7 @@ enum class Opcode : uint8_t {
   Copy,
   // dst <- alu1(alu0(src0, src1), src2) ; src2/alu1 optional (has_second). Covers nl binary
   // ops, tensor_tensor, tensor_scalar, scalar_tensor_tensor.
+  // int_attrs[1] != 0 reverses the second operator: alu1(src2, alu0(src0, src1)).
   Alu,
   // dst <- act(src0 * scale + bias); scale: srcs[1] (imm or [P,1]); bias: srcs[2] (optional).
   // Optional accumulate-register reduction into `reduce_res` (activation reduce_*).

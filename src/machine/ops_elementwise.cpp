@@ -173,6 +173,11 @@ void exec_alu(ExecContext& cx, const ir::Instr& in) {
   const ir::Operand zero = ir::Operand::of_imm(0.0);
   const ir::Operand& a = in.srcs[0];
   const ir::Operand& b = in.srcs.size() > 1 ? in.srcs[1] : zero;
+  // int_attrs[1] != 0: the second operator takes its operands the other way round,
+  // alu1(src2, alu0(src0, src1)) (nisa.tensor_scalar / scalar_tensor_tensor reverse1: "operand1
+  // is the lhs of op1", general/nki/api/nki/isa/__init__.py). reverse0 swaps srcs[0] and srcs[1]
+  // in the builder.
+  const bool reverse1 = in.has_second && in.int_attrs.size() > 1 && in.int_attrs[1] != 0;
 
   bool bitvec = is_bitvec(in.alu0) || (in.has_second && is_bitvec(in.alu1));
   bool all_int = is_int(dst.dtype);
@@ -185,8 +190,10 @@ void exec_alu(ExecContext& cx, const ir::Instr& in) {
     if (in.has_second) C = load_i64(cx, in.srcs[2], shape, m);
     auto out = scratch<int64_t>(cx, n);
     alu_i64(in.alu0, A.buf.data(), A.scalar, B.buf.data(), B.scalar, out.data(), n);
-    if (in.has_second)
-      alu_i64(in.alu1, out.data(), false, C.buf.data(), C.scalar, out.data(), n);
+    if (in.has_second) {
+      if (reverse1) alu_i64(in.alu1, C.buf.data(), C.scalar, out.data(), false, out.data(), n);
+      else alu_i64(in.alu1, out.data(), false, C.buf.data(), C.scalar, out.data(), n);
+    }
     scatter_i64(dst, m, out.data());
     if (in.reduce_res) {
       std::vector<float> f(out.begin(), out.end());
@@ -202,7 +209,10 @@ void exec_alu(ExecContext& cx, const ir::Instr& in) {
   if (in.has_second) C = load_f32(cx, in.srcs[2], shape, m, &dst, /*allow_same_layout=*/false);
   F32Out out = prepare_out(cx, dst, m);
   alu_f32(in.alu0, A.p, A.scalar, B.p, B.scalar, out.p, n);
-  if (in.has_second) alu_f32(in.alu1, out.p, false, C.p, C.scalar, out.p, n);
+  if (in.has_second) {
+    if (reverse1) alu_f32(in.alu1, C.p, C.scalar, out.p, false, out.p, n);
+    else alu_f32(in.alu1, out.p, false, C.p, C.scalar, out.p, n);
+  }
   finish(dst, m, out);
   if (in.reduce_res) {  // tensor_scalar_reduce: a fresh reduction each time (reset_reduce)
     int64_t P = shape.empty() ? 1 : shape[0];

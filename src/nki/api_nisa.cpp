@@ -617,8 +617,9 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     if (dst->shape() != src->shape() && ir::element_count(dst->shape()) != ir::element_count(src->shape()))
       nki_error("shape_mismatch", "dma_copy dst" + shape_str(dst->shape()) + " and src" + shape_str(src->shape()) +
                                       " have different sizes");
-    if (dst->shape() != src->shape())
-      nki_error("unsupported_api", "dma_copy between differently shaped views is not supported by this simulator yet");
+    // The 2.24 docstring (general/nki/api/nki/isa/__init__.py, dma_copy) sets no shape rule: views
+    // of different shapes with the same element count are copied in row-major element order (the
+    // executor reads an operand with dst's element count in flat order).
     check_writable(t, *dst);
     ir::Instr in;
     in.op = ir::Opcode::Copy;

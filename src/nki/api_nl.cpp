@@ -123,6 +123,7 @@ std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallA
 
 Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
                   const Ref& buffer, const Ref& name, std::optional<double> fill) {
+  if (!t.tracing()) t.api_outside_kernel("nl." + api);
   int pdim = 0;
   std::vector<int64_t> shape = need_shape(in, shape_ref, api, &pdim);
   DType dt = need_dtype(dtype, api, "dtype");
@@ -453,6 +454,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("empty_like", like("empty_like", std::nullopt));
   m->set("zeros_like", like("zeros_like", 0.0));
   m->set("shared_identity_matrix", make_fn("shared_identity_matrix", [&t](Interp&, CallArgs& call) -> Ref {
+    if (!t.tracing()) t.api_outside_kernel("nl.shared_identity_matrix");
     Args a(call, "shared_identity_matrix", {"n", "dtype"}, 2, 1);
     auto n = static_int(a[0]);
     if (!n || *n <= 0 || *n > 4096) nki_error("invalid_arguments", "shared_identity_matrix needs 0 < n <= 4096");
@@ -467,6 +469,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     return res;
   }));
   m->set("shared_constant", make_fn("shared_constant", [&t](Interp&, CallArgs& call) -> Ref {
+    if (!t.tracing()) t.api_outside_kernel("nl.shared_constant");
     Args a(call, "shared_constant", {"constant", "dtype"}, 2, 1);
     auto* arr = dynamic_cast<NdArrayObj*>(a[0].get());
     if (!arr) nki_error("invalid_arguments", "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");

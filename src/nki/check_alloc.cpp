@@ -237,9 +237,17 @@ std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vec
   std::set<int> direct;
   for (const DirectTensor& d : placed) direct.insert(d.tensor);
   // Non-IO HBM tensors (nki_direct_allocation_guide.rst, Known Limitations #1; nki_known_issues.rst):
-  // shared_hbm tensors must be returned, hbm / private_hbm tensors are not allowed.
+  // shared_hbm tensors must be returned, hbm / private_hbm tensors are not allowed. A returned
+  // view (out.reshape(...)) is the output: its storage is the output tensor's.
+  std::set<int> io_storage;
+  for (int id : k.outputs) {
+    int r = id;
+    while (r >= 0 && k.tensors[static_cast<size_t>(r)].alias_of >= 0) r = k.tensors[static_cast<size_t>(r)].alias_of;
+    io_storage.insert(r);
+  }
   for (const ir::TensorDecl& d : k.tensors) {
     if (!ir::is_hbm(d.buffer) || d.alias_of != -1 || d.role != ir::TensorRole::Internal) continue;
+    if (io_storage.count(d.id)) continue;
     return make_diagnostic(Severity::Error, "non_io_hbm_tensor",
                            "Non IO HBM tensor is not supported in allocated NKI kernel: '" + d.name + "' (buffer " +
                                ir::buffer_name(d.buffer) + ")",

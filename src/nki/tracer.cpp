@@ -187,6 +187,7 @@ void Tracer::warn(const std::string& code, const std::string& message, const std
 
 std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType dtype, ir::Buffer buffer,
                                               const std::string& name, int partition_dim) {
+  if (!tracing_) api_outside_kernel("");
   if (ir::is_on_chip(buffer)) {
     if (shape.empty())
       nki_error("invalid_shape", "on-chip tiles need at least one dimension (the partition dimension)");
@@ -299,11 +300,23 @@ void Tracer::note_write(const ir::Instr& in, bool accumulation) {
   }
 }
 
+void Tracer::api_outside_kernel(const std::string& api) {
+  // general/nki/api/nki.errors.rst, err_nki_api_outside_of_nki_kernel: "Calling NKI API outside
+  // of NKI kernels is not supported."
+  py::PyError e;
+  e.type = "NkiError";
+  e.code = "err_nki_api_outside_of_nki_kernel";
+  e.message = (api.empty() ? std::string("an NKI API that creates a tensor was") : "NKI API '" + api + "'") +
+              " called outside of an NKI kernel";
+  e.hint = "call NKI APIs only inside a function decorated with @nki.jit (or a helper called from it)";
+  e.loc = current_loc();
+  if (!outside_kernel_error_) outside_kernel_error_ = e;
+  throw e;
+}
+
 int64_t Tracer::emit(ir::Instr instr, bool accumulation) {
   if (!instr.loc.valid()) instr.loc = current_loc();
-  if (!tracing_)
-    nki_error("err_nki_api_outside_of_nki_kernel", "NKI API '" + instr.name + "' called outside of an NKI kernel",
-              "call NKI APIs only inside a function decorated with @nki.jit");
+  if (!tracing_) api_outside_kernel(instr.name);
   note_write(instr, accumulation);
   std::vector<ir::Stmt>* block = blocks_.back();
   block->push_back(ir::Stmt{std::move(instr)});
@@ -446,6 +459,9 @@ std::vector<std::pair<std::string, std::shared_ptr<KernelObj>>> find_kernels(py:
 
 void Tracer::run(const py::Module& module) {
   load_module(module);
+  // Module-level statements that fail are otherwise reported only where their names are used
+  // (LazyErrorObj). An NKI API call at module level fails at import in Python, used or not.
+  if (outside_kernel_error_) throw *outside_kernel_error_;
   // Pick the kernel.
   std::shared_ptr<py::FunctionObj> fn;
   bool pass_by_reference = false;  // @nki.trace kernels write their output arguments in place
@@ -591,10 +607,11 @@ void Tracer::finish_checks() {
                                             file(), kernel_def_loc_, "return the output tensors"));
     }
   }
-  // SBUF/PSUM allocation accounting (check_capacity.h). Direct-allocation kernels place their
-  // tiles themselves (nki_direct_allocation_guide.rst), so the liveness model does not apply.
+  // SBUF/PSUM allocation accounting (check_capacity.h): provable overflows are errors, the
+  // live-range estimate only warns. Direct-allocation kernels place their tiles themselves
+  // (nki_direct_allocation_guide.rst), so the model does not apply.
   if (!direct_alloc) {
-    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target())) throw DiagnosticError(*over);
+    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target(), &warnings_)) throw DiagnosticError(*over);
   } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
     throw DiagnosticError(*err);
   }

@@ -64,6 +64,11 @@ class Tracer : public py::Interp {
   const TraceOptions& options() const { return opts_; }
   std::vector<Diagnostic>& warnings() { return warnings_; }
   bool tracing() const { return tracing_; }
+  // err_nki_api_outside_of_nki_kernel for `api` (empty: any API creating a tensor), called while
+  // no kernel is being traced (module level). The first such error is kept: run() reports it
+  // after loading the module even when the statement's names are never used (module-level code
+  // runs at import in Python).
+  [[noreturn]] void api_outside_kernel(const std::string& api);
 
   Ref import_module(const std::string& dotted) override;
   Ref adapt_for_iterable(const py::For& stmt, const Ref& iterable) override;
@@ -147,6 +152,7 @@ class Tracer : public py::Interp {
   int64_t last_serial_ = -1;
   std::vector<ir::Stmt>* last_block_ = nullptr;
   bool tracing_ = false;
+  std::optional<py::PyError> outside_kernel_error_;
   SourceLoc kernel_def_loc_;
   std::vector<int> write_counts_;
   std::shared_ptr<py::ModuleObj> nki_mod_, nl_mod_, nisa_mod_, nt_mod_, ncc_mod_, np_mod_;

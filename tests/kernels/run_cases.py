@@ -4,7 +4,8 @@
 For each case file:
   bad*.py      `nkiagent check --json` must fail with the `# expect-error:` code at that line
                (and column, when `# expect-col:` is given);
-  warn*.py     must compile and report the `# expect-warning:` code at that line;
+  warn*.py     must compile and report the `# expect-warning:` code at that line (and match
+               `# expect-output:` when given);
   runtime/*    must compile; `nkiagent run` must exit 3 with the `# expect-runtime-error:` code;
   other files  must compile; with `# expect-output:` the simulated outputs must match the NumPy
                expression.
@@ -152,6 +153,8 @@ def check_warn(nkiagent, path, text, opts):
     for line, code, _ in marks:
         if (line, code) not in got:
             return "missing warning %s at line %d (got %s)" % (code, line, got)
+    if re.search(r"#\s*expect-output:", text):
+        return check_run(nkiagent, path, text, opts, False)
     return None
 
 

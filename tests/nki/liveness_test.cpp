@@ -52,6 +52,12 @@ const Diagnostic* error_of(const TraceResult& r) {
   return nullptr;
 }
 
+const Diagnostic* warning_of(const TraceResult& r, const std::string& code) {
+  for (const Diagnostic& d : r.diagnostics)
+    if (d.severity == Severity::Warning && d.code == code) return &d;
+  return nullptr;
+}
+
 }  // namespace
 
 // Instruction positions: 0 load w, 1 the zero fill of acc, then the loop body (2 load t,
@@ -192,23 +198,28 @@ std::string load_then_store(int tiles, int parts, int cols) {
   return s + "    return out\n";
 }
 
-TEST(Capacity, SbufLimitPerTarget) {
+// The live-range estimate only warns (the compiler's allocator decides): n tiles of 70 KiB all
+// live at the last load. Three (210 KiB) fit the 224 KiB of a trn2 partition but not the
+// 192 KiB of trn1; four fit neither. No single instruction needs more than 70 KiB.
+TEST(Capacity, SbufEstimatePerTargetWarns) {
   const std::vector<std::string> args = {"128x17920:float32"};
   TraceResult four = trace(load_then_store(4, 128, 17920), args);
-  const Diagnostic* e = error_of(four);
+  EXPECT_EQ(error_of(four), nullptr);
+  EXPECT_TRUE(four.ok());
+  const Diagnostic* e = warning_of(four, "sbuf_capacity_estimate");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->code, "sbuf_capacity_exceeded");
   EXPECT_EQ(e->line, 10);  // t3, which takes the usage to 280 KiB
   EXPECT_EQ(e->col, 10);
-  EXPECT_NE(e->message.find("allocating 't3'"), std::string::npos) << e->message;
-  EXPECT_NE(e->message.find("at least 280 KiB"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("when 't3' is allocated"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("reaches 280 KiB"), std::string::npos) << e->message;
   EXPECT_NE(e->message.find("224 KiB of a trn2 SBUF partition"), std::string::npos) << e->message;
   EXPECT_NE(e->message.find("'t0' [128, 17920] float32 (70 KiB, line 7)"), std::string::npos)
       << e->message;
   TraceResult three = trace(load_then_store(3, 128, 17920), args);
-  EXPECT_EQ(error_of(three), nullptr);
+  EXPECT_EQ(warning_of(three, "sbuf_capacity_estimate"), nullptr);
   TraceResult three_trn1 = trace(load_then_store(3, 128, 17920), args, Target::Trn1);
-  e = error_of(three_trn1);
+  EXPECT_EQ(error_of(three_trn1), nullptr);
+  e = warning_of(three_trn1, "sbuf_capacity_estimate");
   ASSERT_NE(e, nullptr);
   EXPECT_NE(e->message.find("192 KiB of a trn1 SBUF partition"), std::string::npos) << e->message;
   ASSERT_TRUE(three.kernel);
@@ -221,17 +232,18 @@ TEST(Capacity, SbufLimitPerTarget) {
 TEST(Capacity, SmallPartitionTilesShareQuadrants) {
   const std::vector<std::string> args = {"32x40960:float32"};
   TraceResult five = trace(load_then_store(5, 32, 40960), args);
-  EXPECT_EQ(error_of(five), nullptr);
+  EXPECT_EQ(warning_of(five, "sbuf_capacity_estimate"), nullptr);
   ASSERT_TRUE(five.kernel);
   EXPECT_EQ(peak_partition_bytes(*five.kernel, ir::Buffer::Sbuf), 200 * 1024);
   TraceResult six = trace(load_then_store(6, 32, 40960), args);
-  const Diagnostic* e = error_of(six);
+  EXPECT_EQ(error_of(six), nullptr);
+  const Diagnostic* e = warning_of(six, "sbuf_capacity_estimate");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->code, "sbuf_capacity_exceeded");
-  EXPECT_NE(e->message.find("at least 240 KiB"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("reaches 240 KiB"), std::string::npos) << e->message;
 }
 
-// Eight [128, 512] fp32 accumulators fill the eight 2 KiB PSUM banks; a ninth does not fit.
+// Eight [128, 512] fp32 accumulators fill the eight 2 KiB PSUM banks; a ninth does not fit in
+// program order (a warning: each matmul needs one bank).
 TEST(Capacity, PsumEightBanks) {
   auto body = [](int accs) {
     return "@nki.jit\n"
@@ -254,14 +266,194 @@ TEST(Capacity, PsumEightBanks) {
   const std::vector<std::string> args = {"256x128:float32", "256x512:float32"};
   TraceResult eight = trace(body(8), args);
   EXPECT_EQ(error_of(eight), nullptr);
+  EXPECT_EQ(warning_of(eight, "psum_capacity_estimate"), nullptr);
   ASSERT_TRUE(eight.kernel);
   EXPECT_EQ(peak_partition_bytes(*eight.kernel, ir::Buffer::Psum), 16 * 1024);
   TraceResult nine = trace(body(9), args);
-  const Diagnostic* e = error_of(nine);
+  EXPECT_EQ(error_of(nine), nullptr);
+  const Diagnostic* e = warning_of(nine, "psum_capacity_estimate");
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->code, "psum_capacity_exceeded");
-  EXPECT_NE(e->message.find("at least 18 KiB"), std::string::npos) << e->message;
+  EXPECT_NE(e->message.find("reaches 18 KiB"), std::string::npos) << e->message;
   EXPECT_EQ(e->line, 7);
+}
+
+// Block dimensions are logical (nki_block_dimension_migration_guide.rst): a block tensor indexed
+// a[i, j] by every access inside the loops over i and j needs one physical tile, not 16 x 8.
+TEST(Capacity, BlockTensorPrivatisedByLoops) {
+  TraceResult r = trace(
+      "@nki.jit\n"
+      "def f(inp):\n"
+      "    output = nl.ndarray((16, 8, 128, 2, 512), dtype=nl.float32, buffer=nl.shared_hbm)\n"
+      "    a = nl.ndarray((16, 8, nl.par_dim(128), 2, 512), dtype=nl.float32, buffer=nl.sbuf)\n"
+      "    for i in range(16):\n"
+      "        for j in range(8):\n"
+      "            a[i, j] = nl.load(inp[i, j])\n"
+      "            a[i, j] = nl.exp(a[i, j])\n"
+      "            nl.store(output[i, j], value=a[i, j])\n"
+      "    return output\n",
+      {"16x8x128x2x512:float32"}, Target::Trn1);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(warning_of(r, "sbuf_capacity_estimate"), nullptr);
+  ASSERT_TRUE(r.kernel);
+  const Liveness lv = on_chip_liveness(*r.kernel);
+  EXPECT_EQ(range_of(*r.kernel, lv, "a").tiles, 1);
+  EXPECT_EQ(peak_partition_bytes(*r.kernel, ir::Buffer::Sbuf), 4 * 1024);
+}
+
+// Blocks written in one loop and read in another are all alive between the loops; a block index
+// i % 2 reaches two tiles; a block read before it is written in each iteration (carried
+// across the loop that does not select it) keeps every tile its accesses reach.
+TEST(Capacity, BlockTensorLiveTilesFromAccessPattern) {
+  auto tiles = [](const std::string& loops) {
+    TraceResult r = trace(
+        "@nki.jit\n"
+        "def f(inp):\n"
+        "    res = nl.ndarray((8, 128, 512), dtype=inp.dtype, buffer=nl.shared_hbm)\n"
+        "    buf = nl.ndarray((8, nl.par_dim(128), 512), dtype=inp.dtype, buffer=nl.sbuf)\n" +
+            loops + "    return res\n",
+        {"8x128x512:float32"});
+    for (const Diagnostic& d : r.diagnostics)
+      if (d.severity == Severity::Error) ADD_FAILURE() << d.code << ": " << d.message;
+    if (!r.kernel) return int64_t{-1};
+    const Liveness lv = on_chip_liveness(*r.kernel);
+    return range_of(*r.kernel, lv, "buf").tiles;
+  };
+  EXPECT_EQ(tiles("    for i in range(8):\n"
+                  "        buf[i] = nl.load(inp[i])\n"
+                  "    for i in range(8):\n"
+                  "        nl.store(res[i], buf[i])\n"),
+            8);
+  EXPECT_EQ(tiles("    for i in range(8):\n"
+                  "        buf[i] = nl.load(inp[i])\n"
+                  "        nl.store(res[i], buf[i])\n"),
+            1);
+  EXPECT_EQ(tiles("    for i in range(8):\n"
+                  "        buf[i % 2] = nl.load(inp[i])\n"
+                  "        nl.store(res[i], buf[i % 2])\n"),
+            2);
+  EXPECT_EQ(tiles("    for k in nl.sequential_range(2):\n"
+                  "        for i in range(8):\n"
+                  "            buf[i] = nl.add(buf[i], 1.0)\n"
+                  "    for i in range(8):\n"
+                  "        nl.store(res[i], buf[i])\n"),
+            8);
+}
+
+// e = activation(exp, z) is z's last use: e may take z's place, so three 50 KiB tiles are live
+// there, not four (no warning on trn1's 192 KiB).
+TEST(Capacity, ResultTakesThePlaceOfADyingOperand) {
+  TraceResult r = trace(
+      "@nki.jit\n"
+      "def f(x, y, w):\n"
+      "    out = nl.ndarray((128, 12800), dtype=nl.float32, buffer=nl.shared_hbm)\n"
+      "    a = nl.load(x)\n"
+      "    b = nl.load(y)\n"
+      "    z = nl.load(w)\n"
+      "    e = nisa.activation(op=nl.exp, data=z)\n"
+      "    r = nl.add(nl.multiply(e, a), b)\n"
+      "    nl.store(out, value=r)\n"
+      "    return out\n",
+      {"128x12800:float32", "128x12800:float32", "128x12800:float32"}, Target::Trn1);
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(warning_of(r, "sbuf_capacity_estimate"), nullptr);
+  ASSERT_TRUE(r.kernel);
+  EXPECT_EQ(peak_partition_bytes(*r.kernel, ir::Buffer::Sbuf), 150 * 1024);
+}
+
+// Provable overflows are errors: one tile larger than a partition, and the distinct operands of
+// one instruction that do not fit together.
+TEST(Capacity, ProvableOverflowsAreErrors) {
+  TraceResult one = trace(
+      "@nki.jit\n"
+      "def f(x):\n"
+      "    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)\n"
+      "    t = nl.load(x)\n"
+      "    nl.store(out, value=t)\n"
+      "    return out\n",
+      {"128x50176:float32"}, Target::Trn1);
+  const Diagnostic* e = error_of(one);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->code, "sbuf_capacity_exceeded");
+  EXPECT_EQ(e->line, 7);
+  EXPECT_NE(e->message.find("needs 196 KiB per partition"), std::string::npos) << e->message;
+  // The same tile fits trn2's 224 KiB.
+  EXPECT_EQ(error_of(trace(
+                "@nki.jit\n"
+                "def f(x):\n"
+                "    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)\n"
+                "    t = nl.load(x)\n"
+                "    nl.store(out, value=t)\n"
+                "    return out\n",
+                {"128x50176:float32"}, Target::Trn2)),
+            nullptr);
+  TraceResult two = trace(
+      "@nki.jit\n"
+      "def f(x, y):\n"
+      "    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)\n"
+      "    a = nl.load(x)\n"
+      "    b = nl.load(y)\n"
+      "    nl.store(out, value=nl.add(a, b))\n"
+      "    return out\n",
+      {"128x25600:float32", "128x25600:float32"}, Target::Trn1);
+  e = error_of(two);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->code, "sbuf_capacity_exceeded");
+  EXPECT_EQ(e->line, 9);
+  EXPECT_NE(e->message.find("need at least 200 KiB"), std::string::npos) << e->message;
+  // a + a reads one tensor: 100 KiB.
+  EXPECT_EQ(error_of(trace(
+                "@nki.jit\n"
+                "def f(x):\n"
+                "    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)\n"
+                "    a = nl.load(x)\n"
+                "    nl.store(out, value=nl.add(a, a))\n"
+                "    return out\n",
+                {"128x25600:float32"}, Target::Trn1)),
+            nullptr);
+}
+
+// PSUM: the tracer keeps every PSUM tile within one 2 KiB bank (psum_fmax), so the provable PSUM
+// error needs a hand-built kernel: one instruction reading all 9 blocks of a (9, 128, 512) fp32
+// PSUM tensor needs 18 KiB of each PSUM partition.
+TEST(Capacity, PsumOperandsOfOneInstruction) {
+  ir::Kernel k;
+  k.name = "f";
+  auto add_tensor = [&](const std::string& name, ir::Buffer buf, std::vector<int64_t> shape, int pdim) {
+    ir::TensorDecl d;
+    d.id = static_cast<int>(k.tensors.size());
+    d.name = name;
+    d.buffer = buf;
+    d.shape = std::move(shape);
+    d.partition_dim = pdim;
+    d.loc = SourceLoc{3 + d.id, 5};
+    k.tensors.push_back(d);
+    return d.id;
+  };
+  const int ps = add_tensor("ps", ir::Buffer::Psum, {9, 128, 512}, 1);
+  const int sb = add_tensor("sb", ir::Buffer::Sbuf, {128, 9, 512}, 0);
+  auto full = [&](int t, std::vector<std::vector<int64_t>> coef) {
+    ir::Access a;
+    a.tensor = t;
+    a.shape = k.tensors[static_cast<size_t>(t)].shape;
+    a.offset.assign(a.shape.size(), ir::ScalarExpr::of(0));
+    a.coef = std::move(coef);
+    return a;
+  };
+  ir::Instr copy;
+  copy.op = ir::Opcode::Copy;
+  copy.name = "copy";
+  copy.loc = SourceLoc{9, 5};
+  copy.dst = full(sb, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}});
+  ir::Access src = full(ps, {{0, 1, 0}, {1, 0, 0}, {0, 0, 1}});
+  src.shape = {128, 9, 512};
+  copy.srcs.push_back(ir::Operand::of(src));
+  k.body.push_back(ir::Stmt{copy});
+  std::vector<Diagnostic> warnings;
+  std::optional<Diagnostic> e = capacity_error(k, Target::Trn1, &warnings);
+  ASSERT_TRUE(e.has_value());
+  EXPECT_EQ(e->code, "psum_capacity_exceeded");
+  EXPECT_EQ(e->line, 9);
+  EXPECT_NE(e->message.find("need at least 18 KiB"), std::string::npos) << e->message;
 }
 
 // Direct allocation places tiles at explicit addresses: the liveness model does not apply.
@@ -282,5 +474,8 @@ TEST(Capacity, DirectAllocationIsNotLivenessChecked) {
       "    nl.store(out, value=t0)\n"
       "    return out\n",
       {"128x20480:float32"});
-  for (const Diagnostic& d : r.diagnostics) EXPECT_NE(d.code, "sbuf_capacity_exceeded");
+  for (const Diagnostic& d : r.diagnostics) {
+    EXPECT_NE(d.code, "sbuf_capacity_exceeded");
+    EXPECT_NE(d.code, "sbuf_capacity_estimate");
+  }
 }

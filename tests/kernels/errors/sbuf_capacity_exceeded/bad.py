@@ -1,20 +1,14 @@
-# nki-case: args=256x20480:float32,128x20480:float32,128x20480:float32
-# y = x * scale + shift, row tile by row tile. The per-column scale and shift are loaded whole
-# before the loop (80 KiB per partition each) and stay live in every iteration, so the first row
-# tile (another 80 KiB) needs 240 KiB per partition: more than the 224 KiB of a trn2 SBUF
-# partition, in any order the instructions could be scheduled in.
+# nki-case: args=128x50176:float32
+# Loads a whole [128, 50176] fp32 row block as one tile: 196 KiB in every partition, more than
+# the 192 KiB of a trn1 SBUF partition. No allocation can hold a tile larger than a partition.
 import numpy as np
 import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 
 
 @nki.jit
-def scale_shift(x, scale, shift):
-    R, F = x.shape
-    y = nl.ndarray((R, F), dtype=x.dtype, buffer=nl.shared_hbm)
-    sc = nl.load(scale)
-    sh = nl.load(shift)
-    for r in nl.affine_range(R // 128):
-        t = nl.load(x[r * 128:(r + 1) * 128, :])  # expect-error: sbuf_capacity_exceeded  # expect-col: 13
-        nl.store(y[r * 128:(r + 1) * 128, :], value=nl.add(nl.multiply(t, sc), sh))
-    return y
+def double(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    t = nl.load(x)  # expect-error: sbuf_capacity_exceeded  # expect-col: 9
+    nl.store(out, value=nl.multiply(t, 2.0))
+    return out

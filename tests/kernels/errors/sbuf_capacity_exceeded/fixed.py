@@ -1,24 +1,17 @@
-# nki-case: args=256x20480:float32,128x20480:float32,128x20480:float32
-# y = x * scale + shift, row tile by row tile. The per-column scale and shift are loaded whole
-# before the loop (80 KiB per partition each) and stay live in every iteration, so the first row
-# tile (another 80 KiB) needs 240 KiB per partition.
-# Fix: tile the free dimension too. Each column chunk of scale/shift is loaded once and reused
-# by every row tile, and all tiles are 20 KiB per partition.
-# expect-output: in0 * np.tile(in1, (2, 1)) + np.tile(in2, (2, 1))
+# nki-case: args=128x50176:float32
+# Loads a whole [128, 50176] fp32 row block as one tile: 196 KiB per partition (trn1 has 192 KiB).
+# Fix: loop over column tiles of 512 elements (2 KiB per partition each).
+# expect-output: in0 * 2.0
 import numpy as np
 import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
 
 
 @nki.jit
-def scale_shift(x, scale, shift):
-    R, F = x.shape
-    C = 5120
-    y = nl.ndarray((R, F), dtype=x.dtype, buffer=nl.shared_hbm)
-    for c in nl.affine_range(F // C):
-        sc = nl.load(scale[:, c * C:(c + 1) * C])
-        sh = nl.load(shift[:, c * C:(c + 1) * C])
-        for r in nl.affine_range(R // 128):
-            t = nl.load(x[r * 128:(r + 1) * 128, c * C:(c + 1) * C])
-            nl.store(y[r * 128:(r + 1) * 128, c * C:(c + 1) * C], value=nl.add(nl.multiply(t, sc), sh))
-    return y
+def double(x):
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    C = 512
+    for c in nl.affine_range(x.shape[1] // C):
+        t = nl.load(x[:, c * C:(c + 1) * C])
+        nl.store(out[:, c * C:(c + 1) * C], value=nl.multiply(t, 2.0))
+    return out

@@ -1,8 +1,8 @@
 # nki-case: args=256x128:float32,256x4608:float32
-# out = a.T @ b with N = 4608 = 9 PSUM tiles of 512 fp32. All nine accumulators live at once
-# would need 18 KiB per PSUM partition (16 KiB available).
+# out = a.T @ b with N = 4608 = 9 PSUM tiles of 512 fp32 (warn.py: all nine accumulators live
+# at once are estimated at 18 KiB per PSUM partition, 16 KiB available).
 # Fix: one output tile at a time. Its accumulator is created inside the loop over N, so only one
-# 2 KiB PSUM tile is live (the compiler may still double-buffer it).
+# 2 KiB PSUM tile is live (the compiler may still double-buffer it): no warning.
 # expect-output: in0.T @ in1
 import numpy as np
 import neuronxcc.nki as nki
