@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/input_files.h"
+#include "cli/numbers.h"
 #include "task/task_spec.h"
 #include "toolchain/toolchain.h"
 
@@ -21,9 +22,15 @@ int verify(const ParsedOptions& o) {
   vo.strict = o.flag("strict");
   vo.stop_on_failure = !o.flag("all-trials");
   // Reproduces a final verdict: the same secret gives the same held-out trials.
-  if (o.has("held-out-secret"))
-    vo.held_out = held_out_trials(task, static_cast<uint64_t>(*o.integer("held-out-secret")),
+  if (o.has("held-out-secret")) {
+    // Text in the table (a secret is a 63-bit number, wider than the table's integers).
+    std::optional<int64_t> secret = to_integer(o.text("held-out-secret"));
+    if (!secret || *secret < 0)
+      throw UsageError("--held-out-secret expects the non-negative integer a final verdict printed, got '" +
+                       o.text("held-out-secret") + "'");
+    vo.held_out = held_out_trials(task, static_cast<uint64_t>(*secret),
                                   static_cast<int>(o.integer("held-out-trials").value_or(2)));
+  }
   else if (o.has("held-out-trials"))
     throw UsageError("--held-out-trials needs --held-out-secret (the secret a final verdict printed)");
   toolchain::RunSettings s;
@@ -52,8 +59,8 @@ Command make_verify_command() {
       target_option(),
       numerics_option(),
       tasks_dir_option(),
-      integer_option("held-out-secret", "S", 0, INT64_MAX,
-                     "also run the held-out trials of this secret (reproduces an episode's final verdict)"),
+      text_option("held-out-secret", "S",
+                  "also run the held-out trials of this secret (reproduces an episode's final verdict)"),
       integer_option("held-out-trials", "N", 1, 100, "how many held-out trials (with --held-out-secret)", "2"),
   };
   for (OptionSpec& b : sim_budget_options()) c.spec.options.push_back(std::move(b));

@@ -67,22 +67,23 @@ OptionSpec const_option() {
 std::vector<OptionSpec> sim_budget_options() {
   const machine::RunOptions d;
   return {
-      integer_option("sim-work", "UNITS", 1, int64_t{1} << 62,
-                     "simulated-work budget: loop iterations plus elements processed\n"
-                     "(over it: error[sim_budget], checked before and while running)",
-                     std::to_string(d.max_work)),
+      // Real, not Integer: the budget goes beyond what an int option holds (2^36 by default).
+      real_option("sim-work", "UNITS", 1, 1e15,
+                  "simulated-work budget: loop iterations plus elements processed\n"
+                  "(over it: error[sim_budget], checked before and while running)",
+                  std::to_string(d.max_work)),
       real_option("sim-seconds", "S", 0.001, 86400, "simulation wall-clock budget (over it: error[sim_budget])",
                   std::to_string(static_cast<int64_t>(d.max_seconds))),
-      integer_option("sim-memory", "BYTES", int64_t{1} << 20, int64_t{1} << 40,
-                     "simulator memory for tensors and scratch (over it: error[sim_memory_limit])",
-                     std::to_string(d.max_bytes)),
+      integer_option("sim-memory", "MIB", 1, 1 << 20,
+                     "simulator memory for tensors and scratch, in MiB (over it: error[sim_memory_limit])",
+                     std::to_string(d.max_bytes >> 20)),
   };
 }
 
 void apply_sim_budget(const ParsedOptions& o, machine::RunOptions& m) {
-  if (auto v = o.integer("sim-work")) m.max_work = *v;
+  if (auto v = o.real("sim-work")) m.max_work = static_cast<int64_t>(*v);
   if (auto v = o.real("sim-seconds")) m.max_seconds = *v;
-  if (auto v = o.integer("sim-memory")) m.max_bytes = *v;
+  if (auto v = o.integer("sim-memory")) m.max_bytes = *v << 20;
 }
 
 OptionSpec numerics_option() {

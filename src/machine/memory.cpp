@@ -135,7 +135,7 @@ void Memory::allocate(int t) {
                         " bytes; with the " + std::to_string(in_use_) +
                         " bytes already held by the kernel's other tensors, that is over the "
                         "simulator memory limit of " + std::to_string(max_bytes_) + " bytes",
-                    "shrink the problem, or raise the limit (--sim-memory BYTES)");
+                    "shrink the problem, or raise the limit (--sim-memory MIB)");
   in_use_ += bytes;
   // Float storage starts as all-ones bytes, a NaN in every float format (the uninitialised
   // pattern), so a fresh tensor needs no second pass.

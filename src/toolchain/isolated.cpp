@@ -68,12 +68,38 @@ Diagnostic failure_diagnostic(const SourceFilePtr& file, const sandbox::Result& 
   return plain_error(file, "internal_error", stage + ": unexpected outcome", "");
 }
 
+// The child's answer starts with one of these: an IoError (a usage or I/O problem such as a
+// missing kernel or argument, exit 2 in the CLI) must reach the caller as an IoError, exactly as
+// it would in-process, not as a failed isolated run.
+constexpr uint64_t kAnswered = 0;
+constexpr uint64_t kIoError = 1;
+
+std::string io_error_payload(const IoError& e) {
+  wire::Writer w;
+  w.u64(kIoError);
+  w.str(e.what());
+  return w.take();
+}
+
+// Reads the leading marker; rethrows a transported IoError.
+void expect_answer(wire::Reader& rd) {
+  uint64_t kind = rd.u64();
+  if (kind == kIoError) throw IoError(rd.str());
+  if (kind != kAnswered) throw wire::DecodeError("bad answer kind");
+}
+
 }  // namespace
 
 CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOptions& opts, const Isolation& iso) {
   auto work = [&]() {
-    CompileResult c = compile(file, opts);
+    CompileResult c;
+    try {
+      c = compile(file, opts);
+    } catch (const IoError& e) {
+      return io_error_payload(e);
+    }
     wire::Writer w;
+    w.u64(kAnswered);
     w.u64(c.ok() ? 1 : 0);
     w.diagnostics(c.diagnostics);
     return w.take();
@@ -86,6 +112,7 @@ CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOpti
   }
   try {
     wire::Reader rd(r.payload);
+    expect_answer(rd);
     bool ok = rd.u64() != 0;
     out.diagnostics = rd.diagnostics();
     if (ok) {
@@ -101,8 +128,14 @@ CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOpti
 
 RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>& inputs, const RunSettings& settings) {
   auto work = [&]() {
-    RunOutcome o = run_in_process(file, inputs, settings);
+    RunOutcome o;
+    try {
+      o = run_in_process(file, inputs, settings);
+    } catch (const IoError& e) {
+      return io_error_payload(e);
+    }
     wire::Writer w;
+    w.u64(kAnswered);
     w.u64(static_cast<uint64_t>(o.status));
     w.diagnostics(o.diagnostics);
     w.tensors(o.outputs);
@@ -119,6 +152,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
   }
   try {
     wire::Reader rd(r.payload);
+    expect_answer(rd);
     uint64_t status = rd.u64();
     if (status > static_cast<uint64_t>(RunStatus::RuntimeError)) throw wire::DecodeError("bad run status");
     out.status = static_cast<RunStatus>(status);
