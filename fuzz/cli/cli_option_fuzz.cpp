@@ -7,7 +7,10 @@
 // Each run starts from a valid, quick invocation of one command (scenarios.h) and applies 1-4
 // mutations (1 in half of the runs) drawn from the command's own option table: mostly a
 // malformed, boundary or valid value for one option, else a dropped option, a value-less
-// option at the end, an unknown option, a duplicate, a bad positional or a flag with a value. Run i uses the seed (seed, i), so a finding is reproduced with --first i --runs 1.
+// option at the end, an unknown option, a duplicate, a bad positional or a flag with a value.
+// Run i uses the seed (seed, i), so a finding is reproduced with --first i --runs 1. A run
+// after which a scratch input shared by all runs has changed is a finding too: it would make
+// every later run that reads the input fail for the wrong reason.
 //
 //   cli_option_fuzz --nkiagent build/nkiagent --duration 1800 --jobs 2 --log fuzz.log
 //   cli_option_fuzz --sweep   # every option of every command with fixed bad values, once
@@ -59,7 +62,7 @@ CommandSpec harness_spec() {
       text_option("log", "FILE", "append every finding (and a summary) to FILE"),
       scratch,
       flag_option("sweep", "instead of random runs: every option of every command with fixed bad values"),
-      flag_option("verbose", "print every run"),
+      flag_option("verbose", "print every run with the first line of its stderr"),
   };
   s.epilog = "exit status: 0 no finding, 1 findings, 2 usage or setup error";
   return s;
@@ -193,6 +196,7 @@ class Harness {
   Harness(const ParsedOptions& o, Scratch scratch, std::string nkiagent)
       : o_(o), s_(std::move(scratch)), nkiagent_(std::move(nkiagent)) {
     if (o.has("log")) log_.open(o.text("log"), std::ios::app);
+    for (const std::string& f : s_.shared_inputs) inputs_[f] = fingerprint(f);
   }
 
   void run_one(const Invocation& inv, const std::vector<bool>& inline_values, long index) {
@@ -209,7 +213,19 @@ class Harness {
     ++stats_.runs;
     stats_.slowest = std::max(stats_.slowest, r.seconds);
     stats_.exit_codes[inv.command][r.exited ? r.exit_code : -1]++;
-    if (o_.flag("verbose")) std::cerr << "[" << index << "] " << r.describe() << ": " << command_line(argv) << "\n";
+    if (o_.flag("verbose")) {
+      std::cerr << "[" << index << "] " << r.describe() << ": " << command_line(argv) << "\n";
+      if (!r.err.empty()) std::cerr << "    " << r.err.substr(0, r.err.find('\n')) << "\n";
+    }
+    // A run that changed a shared input would silently break every later run that reads it.
+    // With --jobs > 1 the run named here may be a neighbour of the one that did it.
+    for (auto& [path, before] : inputs_) {
+      std::string now = fingerprint(path);
+      if (now == before || !f.kind.empty()) continue;
+      f.kind = "scratch input changed";
+      f.detail = path + " changed (" + before + " -> " + now + ")\n" + f.detail;
+      before = now;
+    }
     if (f.kind.empty()) return;
     std::ostringstream msg;
     msg << "FINDING (" << f.kind << ") run " << index << ": " << command_line(argv) << "\n  " << f.detail << "\n";
@@ -309,6 +325,14 @@ class Harness {
     for (auto& t : threads) t.join();
   }
 
+  static std::string fingerprint(const std::string& path) {
+    std::error_code ec;
+    auto size = fs::file_size(path, ec);
+    if (ec) return "missing";
+    auto time = fs::last_write_time(path, ec).time_since_epoch().count();
+    return std::to_string(size) + " bytes, mtime " + std::to_string(time);
+  }
+
   static std::string command_line(const std::vector<std::string>& argv) {
     std::string line;
     for (const std::string& a : argv) line += (line.empty() ? "" : " ") + shell_quote(a);
@@ -326,6 +350,7 @@ class Harness {
   std::string nkiagent_;
   std::ofstream log_;
   Stats stats_;
+  std::map<std::string, std::string> inputs_;  // shared input -> fingerprint, under stats_.mu
 };
 
 int fuzz_main(int argc, char** argv) {

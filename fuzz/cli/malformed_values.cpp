@@ -11,7 +11,8 @@ using Values = std::vector<std::string>;
 
 // Options that name files or directories nkiagent writes. The fuzzer runs as whatever user
 // starts it (often root), so these only ever point inside the scratch directory or at special
-// files that cannot be written.
+// files that cannot be written, and never at a scratch file other runs read: a report written
+// over the shared input array once made every later `run` fail.
 const std::set<std::string> kOutputOptions = {"out-dir", "run-dir", "out", "md", "json"};
 
 std::string pick(const Values& v, std::mt19937_64& rng) {
@@ -50,8 +51,8 @@ Values valid_numeric_values(const OptionSpec& o) {
 }
 
 Values output_paths(const ScratchPaths& p) {
-  return {"", p.dir + "/out", p.dir + "/out/deeper/still", p.text_file, p.text_file + "/below", p.npy,
-          "/dev/null", "/dev/full", "/proc/version", p.dir, "relative_out", "-", "--json"};
+  return {"", p.dir + "/out", p.dir + "/out/deeper/still", p.overwritable, p.text_file + "/below",
+          p.overwritable + "/below", "/dev/null", "/dev/full", "/proc/version", p.dir, "relative_out", "-", "--json"};
 }
 
 Values input_paths(const ScratchPaths& p) {
@@ -65,6 +66,9 @@ Values grammar_values(const std::string& name, const ScratchPaths& p) {
     return {"256x1024:float32", "256x1024", "0x4:float32", "-1x4:float32", "4x:float32", "x4", ":float32",
             "4x4:bogus", "4x4:", "99999999999x99999999999:float32", "999999999999999x2:float32",
             "1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1:float32", "128x512:bfloat16", "4*4:int8", "4,4:bool", "4x4:float32:x"};
+  if (name == "kernel")  // the scratch kernel's function is add_kernel
+    return {"add_kernel", "add_kernel", "", "missing_kernel", "add_kernel ", "np", "nl", "__name__", "0",
+            std::string(300, 'k')};
   if (name == "grid")
     return {"2,2", "0", "-1", "2x", ",", "65537", "256,257", "99999999999", "1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1",
             "4294967296,4294967296,4294967296", "+2", "2 2", "a"};
@@ -107,7 +111,7 @@ std::vector<std::string> fixed_bad_values(const OptionSpec& o, const ScratchPath
     case ValueType::Text:
       break;
   }
-  if (kOutputOptions.count(o.name)) return {"", p.text_file + "/below", "/dev/full", p.dir};
+  if (kOutputOptions.count(o.name)) return {"", p.overwritable + "/below", "/dev/full", p.dir};
   Values g = grammar_values(o.name, p);
   if (!g.empty()) {
     // The malformed half of the grammar values is enough for the sweep.

@@ -19,6 +19,7 @@ struct ScratchPaths {
   std::string corrupt_npy;  // ".npy" with a broken header
   std::string empty_file;
   std::string text_file;    // not a kernel, not an array, not JSON
+  std::string overwritable;  // an existing file output options may point at; no input reads it
 };
 
 // A few hand-picked bad values for `option`, the same on every call (for --sweep).

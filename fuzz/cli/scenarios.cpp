@@ -58,11 +58,13 @@ Scratch make_scratch(const std::string& root, const std::string& source_dir, con
   p.corrupt_npy = p.dir + "/corrupt.npy";
   p.empty_file = p.dir + "/empty";
   p.text_file = p.dir + "/notes.txt";
+  p.overwritable = p.dir + "/overwritable.txt";
   fs::copy_file(source_dir + "/solutions/l1_add_fp32.py", p.kernel, fs::copy_options::overwrite_existing);
   write_input_array(p.npy);
   write_text(p.corrupt_npy, "\x93NUMPY\x01\x00\x10\x00{'descr': '<f4'");
   write_text(p.empty_file, "");
   write_text(p.text_file, "not a kernel, an array or JSON\n");
+  write_text(p.overwritable, "output options may overwrite this file\n");
 
   s.tasks_dir = p.dir + "/tasks";
   fs::create_directories(s.tasks_dir + "/subsets");
@@ -80,6 +82,17 @@ Scratch make_scratch(const std::string& root, const std::string& source_dir, con
                 fs::copy_options::overwrite_existing);
   s.work_dir = p.dir + "/work";
   fs::create_directories(s.work_dir);
+
+  s.shared_inputs = {p.kernel,
+                     p.npy,
+                     p.corrupt_npy,
+                     p.empty_file,
+                     p.text_file,
+                     s.tasks_dir + "/l1_add_fp32/task.json",
+                     s.tasks_dir + "/l1_add_fp32/reference.py",
+                     s.tasks_dir + "/subsets/fuzz.txt",
+                     p.dir + "/solutions/l1_add_fp32.py",
+                     s.replay_dir + "/l1_add_fp32.jsonl"};
 
   s.run_dir = p.dir + "/run";
   testing::ChildOptions o;

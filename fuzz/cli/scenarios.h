@@ -28,6 +28,7 @@ struct Scratch {
   std::string replay_dir;  // l1_add_fp32.jsonl, a recorded agent episode
   std::string run_dir;     // a finished one-episode bench run (for merge and report)
   std::string work_dir;    // the children's working directory
+  std::vector<std::string> shared_inputs;  // files every run may read; no run may change them
 };
 
 // Creates the scratch tree under `root` (which must not exist or be empty) from the source

@@ -19,7 +19,10 @@ std::string overview() {
       "usage: nkiagent COMMAND [options]\n\n"
       "A hardware-free NKI toolchain and kernel agent (legacy neuronxcc.nki, SDK 2.24).\n\n"
       "commands:\n";
-  for (const CommandEntry& c : command_list()) s += "  " + std::string(c.name) + std::string(9 - std::string(c.name).size(), ' ') + c.summary + "\n";
+  for (const CommandEntry& c : command_list()) {
+    std::string name = c.name;
+    s += "  " + name + std::string(name.size() < 9 ? 9 - name.size() : 1, ' ') + c.summary + "\n";
+  }
   s += "\nRun `nkiagent COMMAND --help` for the options of a command.\n";
   return s;
 }
