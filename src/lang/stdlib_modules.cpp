@@ -30,7 +30,8 @@ struct PartialObj : Obj {
     a.pos.insert(a.pos.end(), args.pos.begin(), args.pos.end());
     a.kw = kw;
     for (auto& [k, v] : args.kw) {  // later keywords override stored ones, as in Python
-      auto it = std::find_if(a.kw.begin(), a.kw.end(), [&](auto& e) { return e.first == k; });
+      // Named capture: clang before 16 cannot capture a structured binding (the fuzz build).
+      auto it = std::find_if(a.kw.begin(), a.kw.end(), [&key = k](auto& e) { return e.first == key; });
       if (it != a.kw.end()) it->second = v;
       else a.kw.emplace_back(k, v);
     }
@@ -143,7 +144,7 @@ Ref construct_dataclass(Interp& in, ClassObj& cls, const std::shared_ptr<Instanc
   std::vector<Ref> values(fields.size());
   for (size_t i = 0; i < args.pos.size(); ++i) values[i] = args.pos[i];
   for (auto& [k, v] : args.kw) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](auto& e) { return e.first == k; });
+    auto it = std::find_if(fields.begin(), fields.end(), [&key = k](auto& e) { return e.first == key; });
     if (it == fields.end()) raise("TypeError", cls.name + ".__init__() got an unexpected keyword argument '" + k + "'");
     size_t i = static_cast<size_t>(it - fields.begin());
     if (values[i]) raise("TypeError", cls.name + ".__init__() got multiple values for argument '" + k + "'");
