@@ -38,6 +38,11 @@ struct TraceOptions {
   // Heap the compile-time evaluation may use (base/memory_budget.h); beyond it the compile
   // fails with error[evaluation_memory]. 0 = unlimited.
   int64_t max_eval_bytes = int64_t{2} << 30;
+  // Step and wall-clock budgets of the compile-time evaluation (py::Limits); beyond either the
+  // compile fails with error[evaluation_budget]. Callers that compile many kernels in one
+  // process (the kernel fuzzer) lower them.
+  int64_t max_eval_steps = py::Limits{}.max_steps;
+  double max_eval_seconds = py::Limits{}.max_seconds;
 };
 
 struct TraceResult {
