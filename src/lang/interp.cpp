@@ -59,6 +59,32 @@ Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
   globals_->set_local("__name__", make_str("__nki_kernel_module__"));
 }
 
+// A function holds the environment it was defined in (FunctionObj::closure, ::globals), which
+// usually binds the function itself: a reference cycle. Every module-level function closes such
+// a cycle through the module environment, and a helper defined inside the kernel one through
+// the kernel's frame, so each evaluation's module (its functions, the NKI modules it imported,
+// its constants) outlived the Interp: a leak per compile in processes that compile many kernels
+// (the Python module, the fuzzer). No object can run Python code once its Interp is gone, so
+// unbinding the names of every environment a function captured, and of the module, breaks all
+// cycles that pass through an environment. (A container that holds itself, `a.append(a)`, is a
+// cycle without one and still leaks.)
+Interp::~Interp() {
+  for (const std::weak_ptr<Env>& w : closure_envs_)
+    if (EnvPtr env = w.lock()) env->vars.clear();
+  if (globals_) globals_->vars.clear();
+}
+
+void Interp::note_closure_env(const EnvPtr& env) {
+  // Functions made in a loop share one environment: record it once.
+  if (!closure_envs_.empty() && !closure_envs_.back().owner_before(env) && !env.owner_before(closure_envs_.back()))
+    return;
+  if (closure_envs_.size() >= closure_envs_compact_at_) {
+    std::erase_if(closure_envs_, [](const std::weak_ptr<Env>& w) { return w.expired(); });
+    closure_envs_compact_at_ = std::max<size_t>(64, 2 * closure_envs_.size());
+  }
+  closure_envs_.push_back(env);
+}
+
 Ref Interp::builtin(const std::string& name) const { return builtins_->find(name); }
 void Interp::set_builtin(const std::string& name, Ref v) { builtins_->set(name, std::move(v)); }
 
@@ -689,6 +715,7 @@ Ref Interp::make_function(const FunctionDef* def, const Lambda* lam) {
   for (const ExprPtr& d : a.kw_defaults) fn->kw_defaults.push_back(d ? eval(*d) : nullptr);
   fn->closure = env_;
   fn->globals = globals_;
+  if (!env_->is_module) note_closure_env(env_);
   return fn;
 }
 

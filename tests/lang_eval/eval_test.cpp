@@ -148,6 +148,36 @@ TEST(Eval, InfiniteLoopHitsTheStepBudget) {
   EXPECT_EQ(lazy->error.code, "evaluation_budget");
 }
 
+// Functions hold the environment that binds them (a reference cycle); the Interp breaks such
+// cycles when it is destroyed, so one evaluation's values do not outlive it (found by
+// fuzz/kernel_fuzz under LeakSanitizer: every compiled kernel leaked its module).
+TEST(Eval, ValuesDoNotOutliveTheInterpreter) {
+  const char* src = R"(
+def top(x):
+    return top
+def make(k):
+    def inner(x):
+        return inner(x - 1) if x > 0 else k
+    return inner
+def make_in_loop():
+    return [lambda: i for i in range(3)]
+f = make(3)
+r = (f(2), top(0) is top, len(make_in_loop()))
+fs = make_in_loop()
+)";
+  auto file = std::make_shared<SourceFile>("t.py", src);
+  Module m = parse_module(file);
+  std::vector<std::weak_ptr<Obj>> values;
+  {
+    Interp in(file);
+    in.load_module(m);
+    ASSERT_EQ((*in.module_env()->lookup_local("r"))->repr(), "(3, True, 3)");
+    for (const char* name : {"top", "f", "fs", "r"}) values.push_back(*in.module_env()->lookup_local(name));
+    for (const std::weak_ptr<Obj>& v : values) EXPECT_FALSE(v.expired());
+  }
+  for (size_t i = 0; i < values.size(); ++i) EXPECT_TRUE(values[i].expired()) << "value " << i << " outlived its Interp";
+}
+
 TEST(Eval, DeepRecursionIsReported) {
   EXPECT_NE(eval_global("def f(n):\n    return f(n + 1)\nr = f(0)\n").find("RecursionError"), std::string::npos);
 }
