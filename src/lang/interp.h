@@ -139,7 +139,7 @@ class Interp {
   void note_closure_env(const EnvPtr& env);
   int64_t steps_ = 0;
   int depth_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  int64_t start_ns_ = 0;  // coarse_clock_ns() when the evaluation began
   SourceLoc cur_loc_;
   SourceLoc last_return_loc_;
   bool truthy_at(const Ref& v, const Expr& test);

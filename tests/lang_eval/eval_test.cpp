@@ -247,6 +247,23 @@ r = (g(3), h(3), h(3, scale=1), chain(1, 2, 3))
   EXPECT_EQ(eval_global(src), "(251, 374, 128, 123)");
 }
 
+// A handful of slow steps (each sorts 10**5 items) used to run to completion: the clock was
+// read only every 4096 steps.
+TEST(Eval, TimeBudgetStopsAFewSlowSteps) {
+  auto file = std::make_shared<SourceFile>(
+      "t.py", "def slow():\n    x = list(range(100000))\n    for i in range(500):\n        y = sorted(x, reverse=i % 2 == 0)\n    return 1\nr = slow()\n");
+  Module m = parse_module(file);
+  Interp in(file);
+  in.limits().max_seconds = 0.05;
+  std::string code;
+  try {
+    in.load_module(m);
+  } catch (const PyError& e) {
+    code = e.code;
+  }
+  EXPECT_EQ(code, "evaluation_budget");
+}
+
 TEST(Eval, DeepRecursionIsReported) {
   EXPECT_NE(eval_global("def f(n):\n    return f(n + 1)\nr = f(0)\n").find("RecursionError"), std::string::npos);
 }

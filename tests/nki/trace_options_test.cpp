@@ -54,7 +54,7 @@ TEST(TraceOptions, LowerStepBudgetStopsTheSameKernel) {
 }
 
 TEST(TraceOptions, ZeroSecondBudgetStopsALongLoop) {
-  // The clock is read every 4096 steps; a 0 s budget fails at the first reading.
+  // A 0 s budget fails at the first step that sees the (coarse, millisecond) clock move.
   TraceOptions opts;
   opts.max_eval_seconds = 0.0;
   TraceResult r = trace(spinning_kernel(100'000), opts);
