@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <new>
@@ -177,13 +178,19 @@ HostTensor make_input(const ir::TensorDecl& d) {
   return t;
 }
 
+// KERNEL_FUZZ_VERBOSE=1 prints every diagnostic (triage of a reproducer).
+bool verbose() {
+  static const bool on = std::getenv("KERNEL_FUZZ_VERBOSE") != nullptr;
+  return on;
+}
+
 void check_diagnostics(const std::vector<Diagnostic>& diags, bool expect_error) {
   bool any_error = false;
   for (const Diagnostic& d : diags) {
     if (d.code.empty()) fail("diagnostic without a code", d.message);
     any_error = any_error || d.severity == Severity::Error;
     std::string text = render_text(d);
-    (void)text;
+    if (verbose()) std::fprintf(stderr, "%s\n", text.c_str());
   }
   std::string json = render_json(diags, !any_error);
   (void)json;
@@ -250,11 +257,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string ir_text = ir::print_kernel(*tr.kernel);
     (void)ir_text;
     simulate(*tr.kernel, c.target, hash);
+    if (verbose()) std::fprintf(stderr, "compiled and simulated\n");
   } catch (const DiagnosticError& e) {
     // trace_kernel turns these into diagnostics; one escaping is still a user-facing error.
     check_diagnostics({e.diagnostic()}, true);
-  } catch (const IoError&) {
+  } catch (const IoError& e) {
     // Usage problems (no kernel, parameter count): the CLI reports them with exit code 2.
+    if (verbose()) std::fprintf(stderr, "IoError: %s\n", e.what());
   } catch (const std::exception& e) {
     fail(typeid(e).name(), e.what());
   }
