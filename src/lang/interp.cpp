@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 #include "lang/stdlib_modules.h"
 
@@ -47,6 +48,14 @@ void stmt_bound_names(const Stmt& s, std::vector<std::string>& out) {
 
 struct ReturnSignal {};
 
+// CLOCK_MONOTONIC_COARSE: the time of the kernel's last timer tick (1-4 ms resolution), read
+// from the vDSO without a hardware clock access.
+int64_t coarse_clock_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
 }  // namespace
 
 Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
@@ -54,9 +63,35 @@ Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
   globals_->is_module = true;
   env_ = globals_;
   builtins_ = std::make_shared<ModuleObj>("builtins");
-  start_ = std::chrono::steady_clock::now();
+  start_ns_ = coarse_clock_ns();
   install_python_builtins(*this);
   globals_->set_local("__name__", make_str("__nki_kernel_module__"));
+}
+
+// A function holds the environment it was defined in (FunctionObj::closure, ::globals), which
+// usually binds the function itself: a reference cycle. Every module-level function closes such
+// a cycle through the module environment, and a helper defined inside the kernel one through
+// the kernel's frame, so each evaluation's module (its functions, the NKI modules it imported,
+// its constants) outlived the Interp: a leak per compile in processes that compile many kernels
+// (the Python module, the fuzzer). No object can run Python code once its Interp is gone, so
+// unbinding the names of every environment a function captured, and of the module, breaks all
+// cycles that pass through an environment. (A container that holds itself, `a.append(a)`, is a
+// cycle without one and still leaks.)
+Interp::~Interp() {
+  for (const std::weak_ptr<Env>& w : closure_envs_)
+    if (EnvPtr env = w.lock()) env->vars.clear();
+  if (globals_) globals_->vars.clear();
+}
+
+void Interp::note_closure_env(const EnvPtr& env) {
+  // Functions made in a loop share one environment: record it once.
+  if (!closure_envs_.empty() && !closure_envs_.back().owner_before(env) && !env.owner_before(closure_envs_.back()))
+    return;
+  if (closure_envs_.size() >= closure_envs_compact_at_) {
+    std::erase_if(closure_envs_, [](const std::weak_ptr<Env>& w) { return w.expired(); });
+    closure_envs_compact_at_ = std::max<size_t>(64, 2 * closure_envs_.size());
+  }
+  closure_envs_.push_back(env);
 }
 
 Ref Interp::builtin(const std::string& name) const { return builtins_->find(name); }
@@ -67,11 +102,11 @@ void Interp::tick() {
     raise_code("evaluation_budget", "kernel evaluation exceeded its step budget (" +
                                         std::to_string(limits_.max_steps) + " steps)",
                "avoid very long compile-time Python loops; use nl.affine_range for device loops");
-  if ((steps_ & 4095) == 0) {
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    if (secs > limits_.max_seconds)
-      raise_code("evaluation_budget", "kernel evaluation exceeded its time budget");
-  }
+  // The clock is read at every step, not every few thousand: one step can take a second (a
+  // string operation on hundreds of MiB, sorting 10**7 items), and 4096 such steps between
+  // readings overran a 20 s budget by an hour. The coarse clock costs a few nanoseconds.
+  if (static_cast<double>(coarse_clock_ns() - start_ns_) * 1e-9 > limits_.max_seconds)
+    raise_code("evaluation_budget", "kernel evaluation exceeded its time budget");
 }
 
 Diagnostic Interp::to_diagnostic(const PyError& e) const {
@@ -689,6 +724,7 @@ Ref Interp::make_function(const FunctionDef* def, const Lambda* lam) {
   for (const ExprPtr& d : a.kw_defaults) fn->kw_defaults.push_back(d ? eval(*d) : nullptr);
   fn->closure = env_;
   fn->globals = globals_;
+  if (!env_->is_module) note_closure_env(env_);
   return fn;
 }
 

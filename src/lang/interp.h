@@ -46,7 +46,7 @@ struct Limits {
 class Interp {
  public:
   explicit Interp(SourceFilePtr file);
-  virtual ~Interp() = default;
+  virtual ~Interp();
 
   // Loads the module: runs top-level statements, tolerating failures lazily (see LazyErrorObj).
   void load_module(const Module& m);
@@ -132,9 +132,14 @@ class Interp {
   std::shared_ptr<ModuleObj> builtins_;
   Ref return_value_;
   Limits limits_;
+  // Function-local environments captured by closures (see ~Interp), compacted when the vector
+  // doubles so that environments that died do not accumulate.
+  std::vector<std::weak_ptr<Env>> closure_envs_;
+  size_t closure_envs_compact_at_ = 64;
+  void note_closure_env(const EnvPtr& env);
   int64_t steps_ = 0;
   int depth_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  int64_t start_ns_ = 0;  // coarse_clock_ns() when the evaluation began
   SourceLoc cur_loc_;
   SourceLoc last_return_loc_;
   bool truthy_at(const Ref& v, const Expr& test);

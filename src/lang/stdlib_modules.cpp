@@ -18,8 +18,24 @@ Ref fn(const std::string& name, BuiltinFn::Impl impl) {
 }
 
 // A functools.partial object: calls `func` with the stored arguments first.
+// Later keywords override earlier ones, as in Python.
+void merge_keywords(std::vector<std::pair<std::string, Ref>>& into,
+                    const std::vector<std::pair<std::string, Ref>>& later) {
+  for (auto& [k, v] : later) {
+    // Named capture: clang before 16 cannot capture a structured binding (the fuzz build).
+    auto it = std::find_if(into.begin(), into.end(), [&key = k](auto& e) { return e.first == key; });
+    if (it != into.end()) it->second = v;
+    else into.emplace_back(k, v);
+  }
+}
+
 struct PartialObj : Obj {
-  Ref func;
+  ~PartialObj() override {
+    release_ref(func);
+    release_refs(pos);
+    release_refs(kw);
+  }
+  Ref func;  // never a PartialObj: partial(partial(f, a), b) is stored as partial(f, a, b)
   std::vector<Ref> pos;
   std::vector<std::pair<std::string, Ref>> kw;
   std::string type_name() const override { return "functools.partial"; }
@@ -29,11 +45,7 @@ struct PartialObj : Obj {
     a.pos = pos;
     a.pos.insert(a.pos.end(), args.pos.begin(), args.pos.end());
     a.kw = kw;
-    for (auto& [k, v] : args.kw) {  // later keywords override stored ones, as in Python
-      auto it = std::find_if(a.kw.begin(), a.kw.end(), [&](auto& e) { return e.first == k; });
-      if (it != a.kw.end()) it->second = v;
-      else a.kw.emplace_back(k, v);
-    }
+    merge_keywords(a.kw, args.kw);
     return in.call(func, a);
   }
 };
@@ -96,9 +108,17 @@ std::shared_ptr<ModuleObj> make_functools_module() {
   m->set("partial", fn("partial", [](Interp&, CallArgs& a) -> Ref {
     if (a.pos.empty()) raise("TypeError", "partial expected at least 1 argument");
     auto p = std::make_shared<PartialObj>();
-    p->func = a.pos[0];
-    p->pos.assign(a.pos.begin() + 1, a.pos.end());
-    p->kw = a.kw;
+    // A partial of a partial is flattened, as CPython does: a chain of 100,000 partials built
+    // in a loop would otherwise call itself that deep in C++, outside the call-depth limit.
+    if (auto* inner = cast<PartialObj>(a.pos[0])) {
+      p->func = inner->func;
+      p->pos = inner->pos;
+      p->kw = inner->kw;
+    } else {
+      p->func = a.pos[0];
+    }
+    p->pos.insert(p->pos.end(), a.pos.begin() + 1, a.pos.end());
+    merge_keywords(p->kw, a.kw);
     return p;
   }));
   return m;
@@ -143,7 +163,7 @@ Ref construct_dataclass(Interp& in, ClassObj& cls, const std::shared_ptr<Instanc
   std::vector<Ref> values(fields.size());
   for (size_t i = 0; i < args.pos.size(); ++i) values[i] = args.pos[i];
   for (auto& [k, v] : args.kw) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](auto& e) { return e.first == k; });
+    auto it = std::find_if(fields.begin(), fields.end(), [&key = k](auto& e) { return e.first == key; });
     if (it == fields.end()) raise("TypeError", cls.name + ".__init__() got an unexpected keyword argument '" + k + "'");
     size_t i = static_cast<size_t>(it - fields.begin());
     if (values[i]) raise("TypeError", cls.name + ".__init__() got multiple values for argument '" + k + "'");

@@ -1,5 +1,6 @@
 #include "lang/value.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -20,7 +21,85 @@ int64_t repeat_times(int64_t n, size_t item_count) {
                              " items is too large");
   return n;
 }
+
+// Values whose destruction an inner release_ref handed to the loop of the outermost one on
+// this thread; null while no release_ref runs.
+thread_local std::vector<Ref>* t_deferred_releases = nullptr;
+
+// repr, ==, hash and ordering recurse into the items of containers. Past Python's default
+// recursion limit they raise RecursionError, as CPython does, instead of overflowing the C++
+// stack on a value nested 100,000 deep.
+constexpr int kMaxValueNesting = 1000;
+thread_local int t_value_nesting = 0;
+
+struct NestingGuard {
+  NestingGuard() {
+    if (t_value_nesting >= kMaxValueNesting)
+      raise("RecursionError", "maximum recursion depth exceeded in a nested value (repr, comparison or hash)");
+    ++t_value_nesting;
+  }
+  ~NestingGuard() { --t_value_nesting; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+};
+
+// Containers whose repr is being built on this thread: one met again holds itself and prints
+// as `[...]` / `{...}`, as in CPython (`a = []; a.append(a)` recursed forever).
+thread_local std::vector<const Obj*> t_repr_active;
+
+struct ReprGuard {
+  explicit ReprGuard(const Obj* o) : cycle(std::find(t_repr_active.begin(), t_repr_active.end(), o) != t_repr_active.end()) {
+    if (!cycle) t_repr_active.push_back(o);
+  }
+  ~ReprGuard() {
+    if (!cycle) t_repr_active.pop_back();
+  }
+  ReprGuard(const ReprGuard&) = delete;
+  ReprGuard& operator=(const ReprGuard&) = delete;
+  NestingGuard depth;
+  const bool cycle;
+};
 }  // namespace
+
+void release_ref(Ref& r) noexcept {
+  if (!r) return;
+  if (r.use_count() > 1) {  // not the last reference: nothing is destroyed
+    r.reset();
+    return;
+  }
+  if (t_deferred_releases) {
+    try {
+      t_deferred_releases->push_back(std::move(r));
+      return;
+    } catch (...) {
+      // No memory for the queue (the evaluation's heap budget): destroy in place, recursively.
+    }
+    r.reset();
+    return;
+  }
+  std::vector<Ref> deferred;
+  t_deferred_releases = &deferred;
+  r.reset();
+  while (!deferred.empty()) {
+    Ref next = std::move(deferred.back());
+    deferred.pop_back();
+    next.reset();  // its destructor queues what it held
+  }
+  t_deferred_releases = nullptr;
+}
+
+void release_refs(std::vector<Ref>& refs) noexcept {
+  for (Ref& r : refs) release_ref(r);
+}
+void release_refs(std::vector<std::pair<std::string, Ref>>& refs) noexcept {
+  for (auto& kv : refs) release_ref(kv.second);
+}
+void release_refs(std::vector<std::pair<Ref, Ref>>& refs) noexcept {
+  for (auto& kv : refs) {
+    release_ref(kv.first);
+    release_ref(kv.second);
+  }
+}
 
 void raise(std::string type, std::string message) {
   PyError e;
@@ -506,6 +585,7 @@ bool SeqObj::contains(Interp&, const Ref& item) {
 }
 
 Ref SeqObj::compare(Interp& in, CmpOp op, const Ref& other, bool reflected) {
+  NestingGuard depth;
   auto* o = dynamic_cast<SeqObj*>(other.get());
   if (!o || o->type_name() != type_name()) {
     if (op == CmpOp::Eq) return make_bool(false);
@@ -524,16 +604,18 @@ Ref SeqObj::compare(Interp& in, CmpOp op, const Ref& other, bool reflected) {
   return make_bool(cmp_result(op, c));
 }
 
-static std::string seq_repr(const std::vector<Ref>& items, const char* open, const char* close,
-                            bool tuple) {
+static std::string seq_repr(const Obj* self, const std::vector<Ref>& items, const char* open,
+                            const char* close, bool tuple) {
+  ReprGuard guard(self);
+  if (guard.cycle) return std::string(open) + "..." + close;
   std::string s = open;
   for (size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i]->repr();
   if (tuple && items.size() == 1) s += ",";
   return s + close;
 }
 
-std::string TupleObj::repr() const { return seq_repr(items, "(", ")", true); }
-std::string ListObj::repr() const { return seq_repr(items, "[", "]", false); }
+std::string TupleObj::repr() const { return seq_repr(this, items, "(", ")", true); }
+std::string ListObj::repr() const { return seq_repr(this, items, "[", "]", false); }
 
 Ref TupleObj::binop(Interp&, Operator op, const Ref& other, bool reflected) {
   if (op == Operator::Add) {
@@ -576,16 +658,19 @@ Ref TupleObj::getattr(Interp& in, const std::string& name) {
 }
 
 bool TupleObj::hashable() const {
+  NestingGuard depth;
   for (const Ref& r : items)
     if (!r->hashable()) return false;
   return true;
 }
 size_t TupleObj::hash() const {
+  NestingGuard depth;
   size_t h = 0x345678;
   for (const Ref& r : items) h = h * 1000003 ^ r->hash();
   return h;
 }
 bool TupleObj::equals(const Obj& o) const {
+  NestingGuard depth;
   auto* t = dynamic_cast<const TupleObj*>(&o);
   if (!t || t->items.size() != items.size()) return false;
   for (size_t i = 0; i < items.size(); ++i)
@@ -729,6 +814,8 @@ void DictObj::set(const Ref& key, Ref value) {
 }
 
 std::string DictObj::repr() const {
+  ReprGuard guard(this);
+  if (guard.cycle) return "{...}";
   std::string s = "{";
   for (size_t i = 0; i < entries.size(); ++i)
     s += (i ? ", " : "") + entries[i].first->repr() + ": " + entries[i].second->repr();
@@ -813,7 +900,7 @@ Ref DictObj::getattr(Interp& in, const std::string& name) {
 
 std::string SetObj::repr() const {
   if (items.empty()) return "set()";
-  return seq_repr(items, "{", "}", false);
+  return seq_repr(this, items, "{", "}", false);
 }
 bool SetObj::contains(Interp&, const Ref& item) {
   for (const Ref& r : items)

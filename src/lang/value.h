@@ -21,6 +21,17 @@ class Interp;
 struct Obj;
 using Ref = std::shared_ptr<Obj>;
 
+// Drops the reference `r` without recursing into destructors: when it was the last reference,
+// the value is destroyed, and the values it alone held are destroyed one after another by a
+// loop in the outermost release_ref on this thread instead of from inside its destructor. A
+// value nested 100,000 deep (`x = [x]` in a loop, a chain of closures through their defaults
+// or environments) otherwise overflowed the stack when it was freed. Every value that holds
+// other values drops them through these in its destructor.
+void release_ref(Ref& r) noexcept;
+void release_refs(std::vector<Ref>& refs) noexcept;
+void release_refs(std::vector<std::pair<std::string, Ref>>& refs) noexcept;
+void release_refs(std::vector<std::pair<Ref, Ref>>& refs) noexcept;
+
 // A Python exception raised inside the evaluated program (NameError, TypeError, ...).
 // `code` overrides the diagnostic code (NKI err_* codes raised by API objects).
 struct PyError {
@@ -156,6 +167,7 @@ struct StrObj : Obj {
 
 // Shared by tuple and list.
 struct SeqObj : Obj {
+  ~SeqObj() override { release_refs(items); }
   std::vector<Ref> items;
   Ref getitem(Interp& in, const Ref& key) override;
   bool truthy(Interp&) override { return !items.empty(); }
@@ -191,6 +203,7 @@ struct ListObj : SeqObj {
 };
 
 struct DictObj : Obj {
+  ~DictObj() override { release_refs(entries); }
   std::vector<std::pair<Ref, Ref>> entries;  // insertion ordered; small dicts, linear lookup
   std::string type_name() const override { return "dict"; }
   std::string repr() const override;
@@ -206,6 +219,7 @@ struct DictObj : Obj {
 };
 
 struct SetObj : Obj {
+  ~SetObj() override { release_refs(items); }
   std::vector<Ref> items;
   std::string type_name() const override { return "set"; }
   std::string repr() const override;
@@ -218,6 +232,11 @@ struct SetObj : Obj {
 };
 
 struct SliceObj : Obj {
+  ~SliceObj() override {
+    release_ref(lower);
+    release_ref(upper);
+    release_ref(step);
+  }
   Ref lower, upper, step;  // each may be None
   std::string type_name() const override { return "slice"; }
   std::string repr() const override;
@@ -257,6 +276,7 @@ struct BuiltinFn : Obj {
 // A module-like namespace (nl, nisa, math, user modules).
 struct ModuleObj : Obj {
   explicit ModuleObj(std::string n) : name(std::move(n)) {}
+  ~ModuleObj() override { release_refs(attrs); }
   std::string name;
   std::vector<std::pair<std::string, Ref>> attrs;
   std::string type_name() const override { return "module"; }
@@ -282,6 +302,7 @@ struct PlaceholderObj : Obj {
 // Environment (one per function activation / module / comprehension).
 struct Env {
   explicit Env(std::shared_ptr<Env> p = nullptr) : parent(std::move(p)) {}
+  ~Env() { release_refs(vars); }
   std::shared_ptr<Env> parent;   // enclosing function scope (closures); null at module level
   std::vector<std::pair<std::string, Ref>> vars;
   std::vector<std::string> globals, nonlocals;
@@ -294,6 +315,12 @@ struct Env {
 using EnvPtr = std::shared_ptr<Env>;
 
 struct FunctionObj : Obj {
+  ~FunctionObj() override {
+    release_refs(defaults);
+    release_refs(kw_defaults);
+    release_refs(decorators);
+    release_refs(attrs);
+  }
   std::string name;
   const FunctionDef* def = nullptr;  // null for lambdas
   const Lambda* lambda = nullptr;
@@ -312,6 +339,11 @@ struct FunctionObj : Obj {
 };
 
 struct ClassObj : Obj {
+  ~ClassObj() override {
+    release_refs(bases);
+    release_refs(attrs);
+    release_refs(dataclass_fields);
+  }
   std::string name;
   std::vector<Ref> bases;
   std::vector<std::pair<std::string, Ref>> attrs;
@@ -327,6 +359,7 @@ struct ClassObj : Obj {
 };
 
 struct InstanceObj : Obj {
+  ~InstanceObj() override { release_refs(attrs); }
   std::shared_ptr<ClassObj> cls;
   std::vector<std::pair<std::string, Ref>> attrs;
   std::string type_name() const override { return cls->name; }
@@ -335,6 +368,10 @@ struct InstanceObj : Obj {
 };
 
 struct BoundMethod : Obj {
+  ~BoundMethod() override {
+    release_ref(self);
+    release_ref(func);
+  }
   Ref self;
   Ref func;
   std::string type_name() const override { return "method"; }

@@ -76,6 +76,8 @@ Tracer::Tracer(SourceFilePtr file, const TraceOptions& opts) : py::Interp(file),
   kernel_ = std::make_shared<ir::Kernel>();
   kernel_->file = file;
   blocks_.push_back(&root_);
+  limits().max_steps = opts.max_eval_steps;
+  limits().max_seconds = opts.max_eval_seconds;
   nki_mod_ = make_nki_module(*this);
   nl_mod_ = make_nl_module(*this);
   nisa_mod_ = make_nisa_module(*this);

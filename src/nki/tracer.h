@@ -40,6 +40,11 @@ struct TraceOptions {
   int64_t max_eval_bytes = int64_t{2} << 30;
   // How errors name the source of the tensor parameters: `run` takes them from --input files.
   std::string tensor_source = "--arg spec";
+  // Step and wall-clock budgets of the compile-time evaluation (py::Limits); beyond either the
+  // compile fails with error[evaluation_budget]. Callers that compile many kernels in one
+  // process (the kernel fuzzer) lower them.
+  int64_t max_eval_steps = py::Limits{}.max_steps;
+  double max_eval_seconds = py::Limits{}.max_seconds;
 };
 
 struct TraceResult {

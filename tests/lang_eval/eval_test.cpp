@@ -150,6 +150,122 @@ TEST(Eval, InfiniteLoopHitsTheStepBudget) {
   }
 }
 
+// Functions hold the environment that binds them (a reference cycle); the Interp breaks such
+// cycles when it is destroyed, so one evaluation's values do not outlive it (found by
+// fuzz/kernel_fuzz under LeakSanitizer: every compiled kernel leaked its module).
+TEST(Eval, ValuesDoNotOutliveTheInterpreter) {
+  const char* src = R"(
+def top(x):
+    return top
+def make(k):
+    def inner(x):
+        return inner(x - 1) if x > 0 else k
+    return inner
+def make_in_loop():
+    return [lambda: i for i in range(3)]
+f = make(3)
+r = (f(2), top(0) is top, len(make_in_loop()))
+fs = make_in_loop()
+)";
+  auto file = std::make_shared<SourceFile>("t.py", src);
+  Module m = parse_module(file);
+  std::vector<std::weak_ptr<Obj>> values;
+  {
+    Interp in(file);
+    in.load_module(m);
+    ASSERT_EQ((*in.module_env()->lookup_local("r"))->repr(), "(3, True, 3)");
+    for (const char* name : {"top", "f", "fs", "r"}) values.push_back(*in.module_env()->lookup_local(name));
+    for (const std::weak_ptr<Obj>& v : values) EXPECT_FALSE(v.expired());
+  }
+  for (size_t i = 0; i < values.size(); ++i) EXPECT_TRUE(values[i].expired()) << "value " << i << " outlived its Interp";
+}
+
+// Values nested far deeper than the C++ stack could recurse (found by fuzz/kernel_fuzz: each of
+// these overflowed the stack when the value was freed, printed or called).
+TEST(Eval, DeeplyNestedValuesAreFreedWithoutRecursion) {
+  const char* src = R"(
+class Node:
+    pass
+def build(n):
+    lst, tup, dct, node, fn = [], (), {}, None, None
+    for i in range(n):
+        lst = [lst]
+        tup = (tup, i)
+        dct = {"next": dct}
+        nxt = Node()
+        nxt.next = node
+        node = nxt
+        fn = lambda prev=fn: prev
+    return 1
+r = build(200000)
+)";
+  EXPECT_EQ(eval_global(src), "1");
+}
+
+TEST(Eval, SelfContainingContainersPrintLikePython) {
+  EXPECT_EQ(eval_global("a = [1]\na.append(a)\nr = repr(a)"), "'[1, [...]]'");
+  EXPECT_EQ(eval_global("d = {}\nd[1] = d\nr = str(d)"), "'{1: {...}}'");
+  EXPECT_EQ(eval_global("a = []\nb = [a]\na.append(b)\nr = f'{a}'"), "'[[[...]]]'");
+}
+
+TEST(Eval, DeeplyNestedReprAndComparisonRaiseRecursionError) {
+  const char* src = R"(
+def nest(n):
+    x = []
+    for i in range(n):
+        x = [x]
+    return x
+def nest_tuple(n):
+    x = ()
+    for i in range(n):
+        x = (x,)
+    return x
+r = repr(nest(100000))
+)";
+  EXPECT_NE(eval_global(src).find("RecursionError"), std::string::npos);
+  std::string deep_tuples = std::string(src) + "r = nest_tuple(100000) == nest_tuple(100000)\n";
+  EXPECT_NE(eval_global(deep_tuples).find("RecursionError"), std::string::npos);
+  std::string deep_hash = std::string(src) + "r = hash(nest_tuple(100000))\n";
+  EXPECT_NE(eval_global(deep_hash).find("RecursionError"), std::string::npos);
+  std::string deep_order = std::string(src) + "r = nest(100000) < nest(100000)\n";
+  EXPECT_NE(eval_global(deep_order).find("RecursionError"), std::string::npos);
+  // Shallow nesting still works.
+  EXPECT_EQ(eval_global(std::string(src) + "r = (repr(nest(3)), nest_tuple(50) == nest_tuple(50))\n"),
+            "('[[[[]]]]', True)");
+}
+
+TEST(Eval, PartialOfPartialIsFlattened) {
+  const char* src = R"(
+import functools
+def f(a, b, c, scale=1, shift=0):
+    return (a * 100 + b * 10 + c) * scale + shift
+g = functools.partial(functools.partial(f, 1, scale=2), 2, shift=5)
+h = functools.partial(g, scale=3)
+chain = f
+for i in range(200000):
+    chain = functools.partial(chain)
+r = (g(3), h(3), h(3, scale=1), chain(1, 2, 3))
+)";
+  EXPECT_EQ(eval_global(src), "(251, 374, 128, 123)");
+}
+
+// A handful of slow steps (each sorts 10**5 items) used to run to completion: the clock was
+// read only every 4096 steps.
+TEST(Eval, TimeBudgetStopsAFewSlowSteps) {
+  auto file = std::make_shared<SourceFile>(
+      "t.py", "def slow():\n    x = list(range(100000))\n    for i in range(500):\n        y = sorted(x, reverse=i % 2 == 0)\n    return 1\nr = slow()\n");
+  Module m = parse_module(file);
+  Interp in(file);
+  in.limits().max_seconds = 0.05;
+  std::string code;
+  try {
+    in.load_module(m);
+  } catch (const PyError& e) {
+    code = e.code;
+  }
+  EXPECT_EQ(code, "evaluation_budget");
+}
+
 TEST(Eval, DeepRecursionIsReported) {
   EXPECT_NE(eval_global("def f(n):\n    return f(n + 1)\nr = f(0)\n").find("RecursionError"), std::string::npos);
 }
