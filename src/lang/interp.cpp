@@ -48,14 +48,6 @@ void stmt_bound_names(const Stmt& s, std::vector<std::string>& out) {
 
 struct ReturnSignal {};
 
-// CLOCK_MONOTONIC_COARSE: the time of the kernel's last timer tick (1-4 ms resolution), read
-// from the vDSO without a hardware clock access.
-int64_t coarse_clock_ns() {
-  timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
 }  // namespace
 
 Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
@@ -63,7 +55,7 @@ Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
   globals_->is_module = true;
   env_ = globals_;
   builtins_ = std::make_shared<ModuleObj>("builtins");
-  start_ns_ = coarse_clock_ns();
+  deadline_ = CpuDeadline(limits_.max_seconds);
   install_python_builtins(*this);
   globals_->set_local("__name__", make_str("__nki_kernel_module__"));
 }
@@ -102,11 +94,17 @@ void Interp::tick() {
     raise_code("evaluation_budget", "kernel evaluation exceeded its step budget (" +
                                         std::to_string(limits_.max_steps) + " steps)",
                "avoid very long compile-time Python loops; use nl.affine_range for device loops");
-  // The clock is read at every step, not every few thousand: one step can take a second (a
+  // The budget is checked at every step, not every few thousand: one step can take a second (a
   // string operation on hundreds of MiB, sorting 10**7 items), and 4096 such steps between
-  // readings overran a 20 s budget by an hour. The coarse clock costs a few nanoseconds.
-  if (static_cast<double>(coarse_clock_ns() - start_ns_) * 1e-9 > limits_.max_seconds)
-    raise_code("evaluation_budget", "kernel evaluation exceeded its time budget");
+  // checks overran a 20 s budget by an hour. CpuDeadline makes a check a few nanoseconds.
+  if (deadline_.budget_seconds() != limits_.max_seconds) deadline_.set_budget(limits_.max_seconds);
+  if (deadline_.expired()) {
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%g", limits_.max_seconds);
+    raise_code("evaluation_budget",
+               std::string("kernel evaluation exceeded its time budget (") + secs + " s of CPU time)",
+               "avoid very long compile-time Python work; use nl.affine_range for device loops");
+  }
 }
 
 Diagnostic Interp::to_diagnostic(const PyError& e) const {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/cpu_deadline.h"
 #include "base/diagnostic.h"
 #include "lang/ast.h"
 #include "lang/value.h"
@@ -40,7 +41,7 @@ struct LazyErrorObj : Obj {
 struct Limits {
   int64_t max_steps = 20'000'000;     // statements + calls executed
   int max_depth = 200;                // Python call depth
-  double max_seconds = 20.0;          // wall-clock budget for one evaluation
+  double max_seconds = 20.0;          // CPU-time budget for one evaluation (base/cpu_deadline.h)
 };
 
 class Interp {
@@ -139,7 +140,7 @@ class Interp {
   void note_closure_env(const EnvPtr& env);
   int64_t steps_ = 0;
   int depth_ = 0;
-  int64_t start_ns_ = 0;  // coarse_clock_ns() when the evaluation began
+  CpuDeadline deadline_;  // counts from construction; budget follows limits_.max_seconds
   SourceLoc cur_loc_;
   SourceLoc last_return_loc_;
   bool truthy_at(const Ref& v, const Expr& test);

@@ -8,10 +8,10 @@
 // message says it is a limit of the simulator and how to raise it.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <vector>
 
+#include "base/cpu_deadline.h"
 #include "ir/ir.h"
 
 namespace nki::machine {
@@ -35,7 +35,7 @@ class WorkMeter {
   void charge(int64_t units, const ir::Loop* loop) {
     used_ += units;
     if (used_ > max_units_) over_units(loop);
-    if (++calls_ % 4096 == 0 && max_seconds_ > 0) check_clock(loop);
+    if (deadline_.expired()) over_time(loop);  // a few ns: see base/cpu_deadline.h
   }
   int64_t used() const { return used_; }
 
@@ -44,14 +44,13 @@ class WorkMeter {
 
  private:
   [[noreturn]] void over_units(const ir::Loop* loop) const;
-  void check_clock(const ir::Loop* loop) const;
+  [[noreturn]] void over_time(const ir::Loop* loop) const;
 
   const ir::Kernel& k_;
   int64_t max_units_;
   double max_seconds_;
   int64_t used_ = 0;
-  uint64_t calls_ = 0;
-  std::chrono::steady_clock::time_point start_;
+  CpuDeadline deadline_;  // max_seconds_ of this thread's CPU time
 };
 
 }  // namespace nki::machine

@@ -9,16 +9,21 @@ namespace nki::toolchain {
 
 namespace {
 
-// The evaluator's own wall-clock budget (lang/interp.h Limits::max_seconds), which every
-// trace runs under; the child limit must leave room for it to report first.
+// The evaluator's own time budget (lang/interp.h Limits::max_seconds), which every trace runs
+// under; the child limit must leave room for it to report first.
 constexpr double kTraceSeconds = 20.0;
 constexpr double kMarginSeconds = 30.0;
+// The evaluator's and simulator's budgets are CPU time, enforced inside the child (so verdicts do
+// not depend on machine load, base/cpu_deadline.h). The wall-clock limit is only the backstop
+// for a child that stops making progress, and must not fire first on a loaded machine, where
+// eight jobs on two cores stretch a CPU second to several wall seconds.
+constexpr double kLoadFactor = 6.0;
 constexpr int64_t kMarginBytes = int64_t{1} << 30;
 
 sandbox::Limits limits_for(const Isolation& iso, const front::TraceOptions& trace,
                            const machine::RunOptions* sim) {
   sandbox::Limits l;
-  double budget = kTraceSeconds + (sim && sim->max_seconds > 0 ? sim->max_seconds : 0) + kMarginSeconds;
+  double budget = kLoadFactor * (kTraceSeconds + (sim && sim->max_seconds > 0 ? sim->max_seconds : 0)) + kMarginSeconds;
   if (sim && sim->max_seconds <= 0) budget = 0;  // simulation explicitly unbounded in time
   l.wall_seconds = iso.wall_seconds > 0 ? (budget > 0 ? std::min(budget, iso.wall_seconds) : iso.wall_seconds)
                                         : budget;

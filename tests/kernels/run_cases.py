@@ -256,6 +256,9 @@ def main():
         else:
             passed += 1
     print("%d passed, %d failed" % (passed, failed))
+    if passed + failed == 0:
+        print("FAIL: no annotated case files under %s" % " ".join(args.paths))
+        return 1
     return 1 if failed else 0
 
 
