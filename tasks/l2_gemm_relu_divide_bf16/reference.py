@@ -1,0 +1,14 @@
+import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    """Linear, ReLU, division by a constant."""
+
+    def __init__(self, in_features, out_features, divisor):
+        super().__init__()
+        self.linear = nn.Linear(in_features, out_features)
+        self.divisor = divisor
+
+    def forward(self, x):
+        return torch.relu(self.linear(x)) / self.divisor
