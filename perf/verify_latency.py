@@ -19,7 +19,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def timed(argv):
-    """(wall seconds, peak RSS in MiB, exit status) of one run of argv, output discarded."""
+    """(wall seconds, peak RSS in MiB, exit status, CPU seconds) of one run of argv, output
+    discarded. CPU = user + system time of the process tree: on a loaded machine it says how much
+    work there is, where wall time also counts waiting for a core."""
     devnull = os.open(os.devnull, os.O_WRONLY)
     t0 = time.perf_counter()
     pid = os.posix_spawn(argv[0], argv, os.environ,
@@ -27,7 +29,7 @@ def timed(argv):
     _, status, usage = os.wait4(pid, 0)
     wall = time.perf_counter() - t0
     os.close(devnull)
-    return wall, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
 
 
 def spread(values, fmt):
@@ -45,25 +47,29 @@ def main():
     print("load average at start: %.2f %.2f %.2f" % os.getloadavg())
     for task in args.tasks:
         verify_argv = [args.nkiagent, "verify", os.path.join(ROOT, "solutions", task + ".py"), "--task", task]
-        _, _, rc = timed(verify_argv)  # warm-up: golden data and the interpreter probe get cached
+        _, _, rc, _ = timed(verify_argv)  # warm-up: golden data and the interpreter probe get cached
         if rc != 0:
             print("%s: warm-up verify exited %d" % (task, rc), file=sys.stderr)
             return 1
-        v_wall, v_rss, b_wall, b_rss = [], [], [], []
+        v_wall, v_rss, v_cpu, b_wall, b_rss, b_cpu = [], [], [], [], [], []
         for _ in range(args.reps):
-            w, r, rc = timed(verify_argv)
+            w, r, rc, c = timed(verify_argv)
             if rc != 0:
                 print("%s: verify exited %d" % (task, rc), file=sys.stderr)
                 return 1
             v_wall.append(w)
             v_rss.append(r)
-            w, r, _ = timed(base_argv)
+            v_cpu.append(c)
+            w, r, _, c = timed(base_argv)
             b_wall.append(w)
             b_rss.append(r)
+            b_cpu.append(c)
         ratios = [v / b for v, b in zip(v_wall, b_wall)]
-        print("%s: verify %s s, peak %s MiB | python3 -c pass %s s, %s MiB | ratio %s" % (
-            task, spread(v_wall, "%.3f"), spread(v_rss, "%.1f"), spread(b_wall, "%.3f"),
-            spread(b_rss, "%.1f"), spread(ratios, "%.2f")))
+        print("%s: verify wall %s s, cpu %s s, peak %s MiB | python3 -c pass wall %s s, cpu %s s, %s MiB"
+              " | wall ratio %s" % (
+                  task, spread(v_wall, "%.3f"), spread(v_cpu, "%.3f"), spread(v_rss, "%.1f"),
+                  spread(b_wall, "%.3f"), spread(b_cpu, "%.3f"), spread(b_rss, "%.1f"),
+                  spread(ratios, "%.2f")))
     print("load average at end: %.2f %.2f %.2f" % os.getloadavg())
     return 0
 
