@@ -109,6 +109,16 @@ TEST(PrimerRules, ForbiddenPatternsAreCompileErrors) {
                         "        t = nl.load(x[i * 128:i * 128 + n, 0:512])\n"
                         "        nl.store(out[i * 128:i * 128 + n, :], value=t)\n    return out\n"),
             "(compiles)");
+  // An `if` comparing it is a branch of the loop body (the errors page's own example).
+  EXPECT_EQ(first_error(std::string(kHeader) +
+                        "    for i in range(4):\n"
+                        "        t = nl.ndarray((128, 512), dtype=x.dtype, buffer=nl.sbuf)\n"
+                        "        if i < 2:\n"
+                        "            t[...] = nl.load(x[0:128, 0:512])\n"
+                        "        else:\n"
+                        "            t[...] = nl.load(x[128:256, 0:512])\n"
+                        "        nl.store(out[0:128, :], value=t)\n    return out\n"),
+            "(compiles)");
   // With nl.static_range the index is an int and both are fine.
   EXPECT_EQ(first_error(std::string(kHeader) + "    s = [1.0, 2.0]\n"
                         "    for i in nl.static_range(2):\n"
