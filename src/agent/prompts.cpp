@@ -14,7 +14,24 @@
 namespace nki::agent {
 namespace {
 
-std::string tensor_lines(const std::vector<TensorInfo>& tensors) {
+// One line per kernel argument, numbered by position (the harness passes arguments by position);
+// `first` is the position of the group's first tensor.
+std::string arg_lines(const std::vector<TensorInfo>& tensors, const std::vector<std::string>& ids,
+                      size_t first, const char* kind) {
+  if (tensors.empty()) return "(none)";
+  std::string out;
+  size_t pos = first;
+  for (const auto& t : tensors) {
+    const std::string& id = ids.at(pos);
+    out += std::to_string(pos++) + ". `" + id + "`";
+    if (id != t.name) out += " (the reference's " + std::string(kind) + " `" + t.name + "`)";
+    out += ": shape " + t.shape + ", dtype " + t.dtype + "\n";
+  }
+  out.pop_back();
+  return out;
+}
+
+std::string output_lines(const std::vector<TensorInfo>& tensors) {
   if (tensors.empty()) return "(none)";
   std::string out;
   for (const auto& t : tensors) out += "- " + t.name + ": shape " + t.shape + ", dtype " + t.dtype + "\n";
@@ -71,7 +88,7 @@ std::string read_prompt_file(const std::string& dir, const std::string& name) {
   if (!in) throw IoError("cannot read prompt file '" + path + "' (set --prompts or NKI_PROMPTS_DIR)");
   std::stringstream ss;
   ss << in.rdbuf();
-  return ss.str();
+  return strip_prompt_comments(ss.str());
 }
 
 std::string rank_section_file(int max_rank) {
@@ -80,19 +97,49 @@ std::string rank_section_file(int max_rank) {
   return "rank_4d.md";
 }
 
+std::string strip_prompt_comments(const std::string& text) {
+  std::string out;
+  size_t pos = 0;
+  while (true) {
+    size_t open = text.find("<!--", pos);
+    if (open == std::string::npos) break;
+    size_t close = text.find("-->", open + 4);
+    if (close == std::string::npos) break;  // an unterminated comment is left as text
+    size_t end = close + 3;
+    // A comment alone on its line(s) takes its line with it, so no blank line is left behind.
+    size_t line_start = text.rfind('\n', open == 0 ? 0 : open - 1);
+    line_start = line_start == std::string::npos || open == 0 ? 0 : line_start + 1;
+    size_t line_end = text.find('\n', end);
+    bool blank_before = text.find_first_not_of(" \t", line_start) >= open;
+    size_t after = line_end == std::string::npos ? text.size() : line_end;
+    bool blank_after = text.find_first_not_of(" \t", end) >= after;
+    if (blank_before && blank_after && line_start >= pos) {
+      out.append(text, pos, line_start - pos);
+      pos = line_end == std::string::npos ? text.size() : line_end + 1;
+    } else {
+      out.append(text, pos, open - pos);
+      pos = end;
+    }
+  }
+  out.append(text, pos, std::string::npos);
+  return out;
+}
+
 EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& task, Mode mode,
                                      int max_turns) {
+  const std::vector<std::string> ids = task_arg_names(task);
   std::string mode_file = std::string("mode_") + (mode == Mode::Agent        ? "agent"
                                                    : mode == Mode::MultiTurn ? "multi_turn"
                                                                              : "single_shot") + ".md";
   std::map<std::string, std::string> vars = {
       {"task_id", task.id},
       {"reference", task.reference_source},
-      {"inputs", tensor_lines(task.inputs)},
-      {"parameters", tensor_lines(task.params)},
-      {"buffers", tensor_lines(task.buffers)},
-      {"outputs", tensor_lines(task.outputs)},
+      {"inputs", arg_lines(task.inputs, ids, 0, "forward() input")},
+      {"parameters", arg_lines(task.params, ids, task.inputs.size(), "parameter")},
+      {"buffers", arg_lines(task.buffers, ids, task.inputs.size() + task.params.size(), "buffer")},
+      {"outputs", output_lines(task.outputs)},
       {"tolerance", task.tolerance},
+      {"constructor", task.constructor.empty() ? "Model()" : task.constructor},
       {"signature", required_signature(task)},
       {"kernel_name", task.kernel_name},
       {"max_rank", std::to_string(task.max_rank)},

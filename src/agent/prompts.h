@@ -22,7 +22,12 @@ std::string resolve_prompts_dir(const std::string& flag);
 // std::invalid_argument (a typo in a prompt file must not reach the model silently).
 std::string render_template(const std::string& text, const std::map<std::string, std::string>& vars);
 
-// Reads <dir>/<name>; throws nki::IoError naming the file when it is missing.
+// Removes every <!-- ... --> comment (notes for maintainers, e.g. the doc page a primer rule comes
+// from); a comment alone on its line(s) removes those lines. An unterminated "<!--" stays.
+std::string strip_prompt_comments(const std::string& text);
+
+// Reads <dir>/<name> without its comments (strip_prompt_comments); throws nki::IoError naming
+// the file when it is missing.
 std::string read_prompt_file(const std::string& dir, const std::string& name);
 
 // The texts one episode needs, fully rendered.
@@ -38,7 +43,8 @@ struct EpisodePrompts {
 std::string rank_section_file(int max_rank);
 
 // Renders every prompt for one episode. Placeholders available to all files: task_id, reference,
-// inputs, parameters, buffers, outputs, tolerance, signature, kernel_name, max_rank, max_turns,
+// inputs, parameters, buffers, outputs, tolerance, constructor, signature, kernel_name, max_rank,
+// max_turns,
 // and (in system.md) rank_section and mode_section.
 EpisodePrompts build_episode_prompts(const std::string& prompts_dir, const TaskInfo& task, Mode mode,
                                      int max_turns);

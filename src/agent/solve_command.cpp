@@ -19,6 +19,27 @@ void write_file(const fs::path& path, const std::string& text) {
   if (!out || !(out << text)) throw IoError("cannot write '" + path.string() + "'");
 }
 
+// The line of a failed check the user should read first: the first error diagnostic
+// ("kernel.py:5:9: error[CODE]: ..."), else the first detail line under the verdict (for a
+// wrong result, the first output's mismatch summary). Empty when there is nothing to show.
+std::string first_diagnostic(const std::string& check_text) {
+  std::istringstream in(check_text);
+  std::string line, first_detail;
+  bool verdict_seen = false;
+  while (std::getline(in, line)) {
+    size_t b = line.find_first_not_of(" \t");
+    if (b == std::string::npos) continue;
+    std::string trimmed = line.substr(b);
+    if (trimmed.find("error[") != std::string::npos) return trimmed;
+    if (!verdict_seen) {
+      verdict_seen = true;  // "FAIL task: ..." itself repeats the verdict
+      if (trimmed.rfind("FAIL", 0) == 0) continue;
+    }
+    if (first_detail.empty()) first_detail = trimmed;
+  }
+  return first_detail;
+}
+
 std::string summary_line(const SolveOptions& o, const std::string& model, const SolveOutcome& s) {
   const EpisodeResult& r = s.result;
   std::ostringstream line;
@@ -30,6 +51,10 @@ std::string summary_line(const SolveOptions& o, const std::string& model, const 
   line.precision(4);
   line << " cost=$" << r.usage.cost_usd << (r.usage.price_known ? "" : "(unpriced)");
   line << " out=" << fs::path(s.result_path).parent_path().string();
+  if (r.verdict != Verdict::Pass) {
+    std::string first = first_diagnostic(r.final_check.text);
+    if (!first.empty()) line << " first: " << first;
+  }
   return line.str();
 }
 

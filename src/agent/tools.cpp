@@ -1,5 +1,8 @@
 #include "agent/tools.h"
 
+#include <cctype>
+#include <set>
+
 namespace nki::agent {
 
 const char* failure_kind_name(FailureKind k) {
@@ -12,15 +15,51 @@ const char* failure_kind_name(FailureKind k) {
   return "unspecified";
 }
 
+namespace {
+
+bool reserved_name(const std::string& n) {
+  // Python 3.11 hard keywords, plus the module aliases every kernel imports (prompts/system.md):
+  // a parameter named `nl` would shadow neuronxcc.nki.language inside the kernel.
+  static const std::set<std::string> kReserved = {
+      "False", "None",   "True",    "and",      "as",   "assert", "async", "await",  "break",
+      "class", "continue", "def",   "del",      "elif", "else",   "except", "finally", "for",
+      "from",  "global", "if",      "import",   "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",   "raise",   "return",   "try",  "while",  "with",  "yield",
+      "nki",   "nl",     "nisa",    "np",       "nt",   "ncc",    "math"};
+  return kReserved.count(n) > 0;
+}
+
+std::vector<std::string> all_arg_tensors(const TaskInfo& task) {
+  std::vector<std::string> names;
+  for (const auto* group : {&task.inputs, &task.params, &task.buffers})
+    for (const auto& t : *group) names.push_back(t.name);
+  return names;
+}
+
+}  // namespace
+
+std::vector<std::string> kernel_arg_names(const std::vector<std::string>& names) {
+  std::vector<std::string> out;
+  std::set<std::string> used;
+  for (const std::string& raw : names) {
+    std::string n;
+    for (unsigned char c : raw) n += (std::isalnum(c) || c == '_') && c < 0x80 ? static_cast<char>(c) : '_';
+    if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) n = "_" + n;
+    while (reserved_name(n) || used.count(n)) n += "_";
+    used.insert(n);
+    out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<std::string> task_arg_names(const TaskInfo& task) {
+  return kernel_arg_names(all_arg_tensors(task));
+}
+
 std::string required_signature(const TaskInfo& task) {
   std::string sig = "def " + task.kernel_name + "(";
-  bool first = true;
-  for (const auto* group : {&task.inputs, &task.params, &task.buffers})
-    for (const auto& t : *group) {
-      if (!first) sig += ", ";
-      sig += t.name;
-      first = false;
-    }
+  std::vector<std::string> ids = task_arg_names(task);
+  for (size_t k = 0; k < ids.size(); ++k) sig += (k ? ", " : "") + ids[k];
   return sig + "):";
 }
 

@@ -45,7 +45,7 @@ class KernelTools {
 
 // A named tensor of the task, as text the prompt shows verbatim.
 struct TensorInfo {
-  std::string name;   // e.g. "a"
+  std::string name;   // e.g. "a"; the manifest's name, possibly not a Python identifier ("fc.weight")
   std::string shape;  // e.g. "[256, 512]"
   std::string dtype;  // e.g. "float32"
 };
@@ -58,12 +58,23 @@ struct TaskInfo {
   std::vector<TensorInfo> params;   // module parameters, in registration order
   std::vector<TensorInfo> buffers;  // module buffers, in registration order
   std::vector<TensorInfo> outputs;  // forward() results, in order
-  std::string tolerance;            // e.g. "atol=1e-3, rtol=1e-3"
+  std::string tolerance;            // e.g. "float32: atol=0.001, rtol=0.001"
+  std::string constructor;          // how the reference module is built, e.g. "Model(1024, 1e-06)"
   int max_rank = 2;                 // largest input rank: selects the rank-aware prompt section
   std::string kernel_name = "kernel";
 };
 
-// "def kernel(a, b, weight):" from the inputs, then params, then buffers.
+// Legal, distinct Python parameter names for the given manifest names, in order: characters
+// other than letters, digits and '_' become '_' ("fc.weight" -> "fc_weight"), a leading digit
+// gets a '_' prefix, and names that are keywords, clash with the primer's module aliases
+// (nki, nl, nisa, np) or repeat an earlier result get '_' appended until they are unique.
+// The harness passes kernel arguments by position, so the names only have to be legal.
+std::vector<std::string> kernel_arg_names(const std::vector<std::string>& names);
+
+// kernel_arg_names of the inputs, then params, then buffers: the names the prompt shows.
+std::vector<std::string> task_arg_names(const TaskInfo& task);
+
+// "def kernel(a, b, fc_weight):" from task_arg_names(task).
 std::string required_signature(const TaskInfo& task);
 
 }  // namespace nki::agent

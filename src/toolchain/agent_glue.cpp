@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "agent/model_factory.h"
 #include "agent/pricing.h"
 #include "agent/prompts.h"
@@ -52,6 +54,44 @@ std::string diagnostics_text(const std::vector<Diagnostic>& diags, size_t max = 
   return out;
 }
 
+// A JSON value as the Python literal Model(*init_args) receives (golden.py passes the parsed
+// JSON list): numbers as written, strings quoted, true/false/null as True/False/None.
+std::string python_literal(const nlohmann::json& v) {
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_null()) return "None";
+  if (v.is_string()) {
+    std::string out = "'";
+    for (char c : v.get<std::string>()) {
+      if (c == '\\' || c == '\'') out += '\\';
+      if (c == '\n') { out += "\\n"; continue; }
+      out += c;
+    }
+    return out + "'";
+  }
+  if (v.is_array()) {
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + python_literal(v[i]);
+    return out + "]";
+  }
+  if (v.is_object()) {
+    std::string out = "{";
+    bool first = true;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      out += (first ? "" : ", ") + python_literal(it.key()) + ": " + python_literal(it.value());
+      first = false;
+    }
+    return out + "}";
+  }
+  return v.dump();  // numbers: JSON and Python spell them alike (1024, 1e-06, 0.5)
+}
+
+std::string constructor_text(const std::string& init_args_json) {
+  nlohmann::json args = init_args_json.empty() ? nlohmann::json::array() : nlohmann::json::parse(init_args_json);
+  std::string out = "Model(";
+  for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + python_literal(args[i]);
+  return out + ")";
+}
+
 }  // namespace
 
 agent::TaskInfo task_info(const TaskSpec& task) {
@@ -74,10 +114,12 @@ agent::TaskInfo task_info(const TaskSpec& task) {
   for (const TensorSpec& o : task.outputs) {
     Tolerance t = task.tolerance_for(o.dtype, false);
     std::ostringstream s;
-    s << dtype_name(o.dtype) << ": atol=" << t.atol << ", rtol=" << t.rtol;
+    s << dtype_name(o.dtype) << " outputs atol=" << t.atol << ", rtol=" << t.rtol;
+    if (t.atol == 0 && t.rtol == 0) s << " (exact)";
     if (tol.find(s.str()) == std::string::npos) tol += (tol.empty() ? "" : "; ") + s.str();
   }
   info.tolerance = tol;
+  info.constructor = constructor_text(task.init_args_json);
   if (info.max_rank < 2) info.max_rank = 2;
   if (info.max_rank > 4) info.max_rank = 4;
   return info;

@@ -86,5 +86,47 @@ TEST_F(SolveTest, ReplayRefusesToOverwriteItsOwnTranscript) {
   EXPECT_EQ(read_transcript(own).events.back()["type"], "result");  // untouched
 }
 
+// A harness that rejects every kernel with the given check text.
+template <const char* Text, FailureKind Kind>
+class RejectingTools : public KernelTools {
+ public:
+  ToolResult compile_kernel(const std::string&) override { return {false, Text, Kind}; }
+  ToolResult verify_kernel(const std::string&) override { return {false, Text, Kind}; }
+};
+
+constexpr char kCompileFailure[] =
+    "FAIL l1_add_fp32: compile error\n"
+    "  kernel.py:3:5: warning[shadowed_tensor]: a warning printed before the error\n"
+    "  kernel.py:7:9: error[err_num_partition_exceed_arch_limit]: number of partitions 256 exceeds 128\n"
+    "      t = nl.load(x[0:256, :])\n";
+constexpr char kMismatch[] =
+    "FAIL l1_add_fp32: wrong result on trial 0 (seed 7)\n"
+    "  out0 [256, 1024] float32: 12 of 262144 elements differ (0.0046%)\n"
+    "    at [0, 3]: expected 1, got 2\n";
+
+TEST_F(SolveTest, FailedVerdictLineShowsTheFirstDiagnostic) {
+  std::string example = std::string(NKI_SOURCE_DIR) + "/examples/replays/l1_add_fp32_compile_fix.jsonl";
+  SolveOptions o = replay_options("l1_add_fp32", example, out);
+  SolveOutcome s = run_solve(o, deps_with<RejectingTools<kCompileFailure, FailureKind::CompileError>>());
+  EXPECT_NE(s.result.verdict, Verdict::Pass);
+  EXPECT_EQ(s.summary.find('\n'), std::string::npos) << "one line: " << s.summary;
+  EXPECT_NE(s.summary.find(" first: kernel.py:7:9: error[err_num_partition_exceed_arch_limit]: number of "
+                           "partitions 256 exceeds 128"),
+            std::string::npos)
+      << s.summary;
+
+  fs::remove_all(out);
+  o = replay_options("l1_add_fp32", example, out);
+  s = run_solve(o, deps_with<RejectingTools<kMismatch, FailureKind::Mismatch>>());
+  EXPECT_NE(s.summary.find(" first: out0 [256, 1024] float32: 12 of 262144 elements differ"), std::string::npos)
+      << s.summary;
+}
+
+TEST_F(SolveTest, PassingVerdictLineHasNoDiagnostic) {
+  std::string example = std::string(NKI_SOURCE_DIR) + "/examples/replays/l1_add_fp32_compile_fix.jsonl";
+  SolveOutcome s = run_solve(replay_options("l1_add_fp32", example, out), deps_with<AcceptAllTools>());
+  EXPECT_EQ(s.summary.find("first:"), std::string::npos) << s.summary;
+}
+
 }  // namespace
 }  // namespace nki::agent
