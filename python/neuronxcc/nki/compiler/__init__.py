@@ -8,7 +8,7 @@ computes, and the C++ front end reads them from the source itself, so the shim o
 them. Everything else in the namespace (sbuf.alloc, psum.mod_alloc, multi_buffer, ...) is
 kernel-side and resolves to a Deferred, as in nl.
 """
-from ._deferred import module_getattr
+from .._deferred import module_getattr
 
 
 def _kernel_decorator(name):
