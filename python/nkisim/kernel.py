@@ -15,11 +15,20 @@ from . import literals, source_edit
 
 
 def _grid_extent(g):
-    """An int grid extent; the shim's nl.nc(2) / nl.spmd_dim(...) objects convert with int()."""
+    """An int grid extent; the shim's nl.nc(2) / nl.spmd_dim(...) objects convert with int().
+
+    The launch grid becomes nested loops of kernel instances (general/nki/programming_model.rst,
+    SPMD section). An extent below 1 launches no instance: the kernel would run nothing and
+    return nothing, so it is an error here rather than outputs nobody wrote.
+    """
     try:
-        return int(g)
+        n = int(g)
     except TypeError:
         raise TypeError(f"SPMD grid extents must be integers, got {g!r}") from None
+    if n < 1:
+        raise ValueError(f"SPMD grid extent {n}: a launch grid dimension must be at least 1 "
+                         "(a zero-size grid runs no kernel instance, so there would be no output)")
+    return n
 
 
 class Kernel:
@@ -27,8 +36,11 @@ class Kernel:
     __test__ = False
 
     def __init__(self, func, mode="auto", platform_target=None, grid=(), **options):
+        # nki.compiler kernel decorators seen so far (compiler.py): recorded, no numeric effect.
+        self.compiler_decorators = ()
         while isinstance(func, Kernel):  # stacked decorators, e.g. baremetal(jit(platform_target=...)(f))
             platform_target = platform_target or func.platform_target
+            self.compiler_decorators = func.compiler_decorators + self.compiler_decorators
             func = func.func
         self.func = func
         self.mode = mode
@@ -44,8 +56,10 @@ class Kernel:
 
     def __getitem__(self, grid):
         grid = grid if isinstance(grid, tuple) else (grid,)
-        return Kernel(self.func, self.mode, self.platform_target, tuple(_grid_extent(g) for g in grid),
-                      **self.options)
+        k = Kernel(self.func, self.mode, self.platform_target, tuple(_grid_extent(g) for g in grid),
+                   **self.options)
+        k.compiler_decorators = self.compiler_decorators
+        return k
 
     def __call__(self, *args, **kwargs):
         # mode="simulation" reproduces nki.simulate_kernel (bf16/fp8 held in fp32, spec §7.1);

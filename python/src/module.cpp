@@ -11,6 +11,7 @@
 
 #include "base/diagnostic.h"
 #include "base/source.h"
+#include "lang/package_import.h"
 #include "ndarray_convert.h"
 #include "toolchain/toolchain.h"
 
@@ -88,6 +89,10 @@ front::TraceOptions trace_options(const std::string& kernel_name, const py::dict
   front::TraceOptions o;
   o.kernel_name = kernel_name;
   for (auto [k, v] : consts) o.consts.emplace_back(py::str(k), py::str(v));
+  // A grid extent below 1 runs no kernel instance (the grid is a loop nest of instances,
+  // general/nki/programming_model.rst): nothing would produce the outputs.
+  for (int64_t g : grid)
+    if (g < 1) throw py::value_error("SPMD grid extent " + std::to_string(g) + ": every launch grid dimension must be at least 1");
   o.grid = grid;
   o.target = parse_target(target);
   return o;
@@ -174,6 +179,9 @@ std::vector<std::string> check(const std::string& source_path, const std::string
 
 PYBIND11_MODULE(_nkisim, m) {
   m.doc() = "NKI-Agent toolchain: trace NKI kernel files and run them on the NeuronCore simulator";
+  // Kernels import helpers from their own package here, as the SDK examples and nki-samples
+  // do (src/lang/package_import.h; the CLI keeps kernels single-file).
+  nki::py::set_package_imports(true);
 
   g_nki_error = PyErr_NewExceptionWithDoc("_nkisim.NkiError", "Base class of NKI toolchain errors.",
                                           PyExc_Exception, nullptr);

@@ -1,5 +1,7 @@
 #include "base/diagnostic.h"
 
+#include "base/source_registry.h"
+
 #include <cstdio>
 #include <sstream>
 
@@ -23,7 +25,14 @@ Diagnostic make_diagnostic(Severity sev, std::string code, std::string message,
   d.hint = std::move(hint);
   d.line = loc.line;
   d.col = loc.col;
-  if (file) {
+  // A location inside a module the kernel imported names that module's file
+  // (base/source_registry.h).
+  SourceFilePtr at = registered_file_of(loc) > 0 ? registered_source_file(registered_file_of(loc)) : nullptr;
+  if (at) {
+    d.line = line_in_file(loc);
+    d.file = at->path();
+    d.source_line = std::string(at->line_text(d.line));
+  } else if (file) {
     d.file = file->path();
     d.source_line = std::string(file->line_text(loc.line));
   }

@@ -1,9 +1,13 @@
 #include "base/source.h"
 
+#include <atomic>
 #include <fstream>
+#include <mutex>
 #include <sstream>
+#include <vector>
 
 #include "base/diagnostic.h"
+#include "base/source_registry.h"
 
 namespace nki {
 
@@ -32,6 +36,45 @@ SourceFilePtr load_source_file(const std::string& path) {
   ss << in.rdbuf();
   if (in.bad()) throw IoError("cannot read '" + path + "'");
   return std::make_shared<SourceFile>(path, ss.str());
+}
+
+namespace {
+// Ids are encoded in line numbers (source_registry.h): at most this many fit an int.
+constexpr size_t kMaxRegistered = (static_cast<size_t>(1) << 31) / kRegisteredLineStride - 1;
+std::atomic<size_t> g_registered{0};  // lets the common case (nothing registered) skip the lock
+std::mutex g_registry_mutex;
+std::vector<SourceFilePtr>& registry() {
+  static std::vector<SourceFilePtr> files;  // id = index + 1
+  return files;
+}
+}  // namespace
+
+int register_source_file(const SourceFilePtr& file) {
+  std::lock_guard<std::mutex> lock(g_registry_mutex);
+  auto& files = registry();
+  for (size_t i = 0; i < files.size(); ++i)
+    if (files[i].get() == file.get() || (files[i]->path() == file->path() && files[i]->text() == file->text()))
+      return static_cast<int>(i) + 1;
+  if (files.size() >= kMaxRegistered) return 0;  // diagnostics then point at the main file
+  files.push_back(file);
+  g_registered.store(files.size());
+  return static_cast<int>(files.size());
+}
+
+int registered_source_id(const SourceFile* file) {
+  if (g_registered.load() == 0) return 0;
+  std::lock_guard<std::mutex> lock(g_registry_mutex);
+  auto& files = registry();
+  for (size_t i = 0; i < files.size(); ++i)
+    if (files[i].get() == file) return static_cast<int>(i) + 1;
+  return 0;
+}
+
+SourceFilePtr registered_source_file(int id) {
+  std::lock_guard<std::mutex> lock(g_registry_mutex);
+  auto& files = registry();
+  if (id < 1 || id > static_cast<int>(files.size())) return nullptr;
+  return files[static_cast<size_t>(id) - 1];
 }
 
 }  // namespace nki

@@ -5,6 +5,9 @@
 #include <cstdio>
 #include <ctime>
 
+#include "base/source_registry.h"
+#include "lang/package_import.h"
+#include "lang/parser.h"
 #include "lang/stdlib_modules.h"
 
 namespace nki::py {
@@ -58,6 +61,14 @@ Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
   deadline_ = CpuDeadline(limits_.max_seconds);
   install_python_builtins(*this);
   globals_->set_local("__name__", make_str("__nki_kernel_module__"));
+  // Imports of the kernel's own package (lang/package_import.h), when the drop-in enabled them.
+  if (package_imports_enabled() && file_) {
+    std::string package;
+    if (auto st = make_package_state(file_->path(), package)) {
+      globals_->set_local(kPackageStateName, st);
+      globals_->set_local("__package__", make_str(package));
+    }
+  }
 }
 
 // A function holds the environment it was defined in (FunctionObj::closure, ::globals), which
@@ -72,6 +83,12 @@ Interp::Interp(SourceFilePtr file) : file_(std::move(file)) {
 Interp::~Interp() {
   for (const std::weak_ptr<Env>& w : closure_envs_)
     if (EnvPtr env = w.lock()) env->vars.clear();
+  // Modules imported from the kernel's package hold the same kind of cycles.
+  if (globals_)
+    if (Ref* st = globals_->lookup_local(kPackageStateName))
+      if (auto* ps = cast<PackageState>(*st))
+        for (PackageState::Loaded& m : ps->loaded)
+          if (m.env) m.env->vars.clear();
   if (globals_) globals_->vars.clear();
 }
 
@@ -141,7 +158,59 @@ Ref Interp::import_module(const std::string& dotted) {
   if (dotted == "functools") return make_functools_module();
   if (dotted == "operator") return make_operator_module();
   if (dotted == "dataclasses") return make_dataclasses_module();
-  return nullptr;
+  // A module of the kernel's own package (lang/package_import.h), run in this evaluator under
+  // the same budgets; null (a placeholder) when there is no such file.
+  Ref* state_ref = globals_->lookup_local(kPackageStateName);
+  auto st = state_ref ? std::dynamic_pointer_cast<PackageState>(*state_ref) : nullptr;
+  if (!st) return nullptr;
+  for (const PackageState::Loaded& m : st->loaded)
+    if (m.name == dotted) {
+      if (!m.obj) raise("ImportError", "cannot import '" + dotted + "': circular import");
+      return m.obj;
+    }
+  // Parent packages run first, as in Python (a parent folder without __init__.py is fine).
+  size_t dot = dotted.rfind('.');
+  Ref parent = dot == std::string::npos ? nullptr : import_module(dotted.substr(0, dot));
+  bool is_package = false;
+  std::string path = find_package_module(*st, dotted, is_package);
+  if (path.empty()) return nullptr;
+  if (st->loaded.size() >= kMaxPackageModules)
+    raise("ImportError", "too many modules imported from the kernel's package");
+  SourceFilePtr file;
+  try {
+    file = load_source_file(path);
+  } catch (const IoError& e) {
+    raise("ImportError", "cannot import '" + dotted + "': " + e.what());
+  }
+  // Its diagnostics name it (base/source_registry.h). The same module text seen by an earlier
+  // compile keeps its first registered object, which the lexer must see to encode locations.
+  if (int id = register_source_file(file))
+    if (SourceFilePtr same = registered_source_file(id)) file = same;
+  auto ast = std::make_shared<Module>(parse_module(file));  // a syntax error is fatal, as in Python
+  auto env = std::make_shared<Env>();
+  env->is_module = true;
+  env->set_local("__name__", make_str(dotted));
+  env->set_local("__package__", make_str(is_package ? dotted : (dot == std::string::npos ? "" : dotted.substr(0, dot))));
+  env->set_local(kPackageStateName, st);
+  st->loaded.push_back({dotted, ast, env, nullptr});
+  size_t slot = st->loaded.size() - 1;
+  EnvPtr saved_globals = globals_, saved_env = env_;
+  globals_ = env;
+  try {
+    load_module(*ast);
+  } catch (...) {
+    globals_ = saved_globals;
+    env_ = saved_env;
+    throw;
+  }
+  globals_ = saved_globals;
+  env_ = saved_env;
+  auto obj = std::make_shared<ModuleObj>(dotted);
+  for (const auto& [k, v] : env->vars)
+    if (k != kPackageStateName) obj->set(k, v);
+  st->loaded[slot].obj = obj;
+  if (auto* pm = cast<ModuleObj>(parent)) pm->set(dotted.substr(dot + 1), obj);
+  return obj;
 }
 
 // ------------------------------------------------------------------ names
@@ -490,15 +559,35 @@ void Interp::exec_import(const Import& s) {
 }
 
 void Interp::exec_import_from(const ImportFrom& s) {
-  Ref mod = s.level == 0 ? import_module(s.module) : nullptr;
+  // Relative imports resolve within the kernel's package (lang/package_import.h); without
+  // package imports they bind placeholders, as unknown modules do.
+  bool in_package = globals_->lookup_local(kPackageStateName) != nullptr;
+  std::string module = s.module;
+  if (s.level > 0 && in_package) {
+    std::string package;
+    if (Ref* p = globals_->lookup_local("__package__"))
+      if (auto* str = cast<StrObj>(*p)) package = str->value;
+    module = absolute_import_name(package, s.module, s.level);
+  }
+  Ref mod = s.level == 0 || in_package ? import_module(module) : nullptr;
+  if (s.level > 0 && in_package && !mod)
+    raise("ImportError", "No module named '" + module + "'");
   for (const alias& a : s.names) {
     std::string bind = a.asname.empty() ? a.name : a.asname;
-    if (a.name == "*") continue;
+    if (a.name == "*") {
+      // `from .helpers import *` binds the public names of the kernel's own module.
+      if (auto* m = cast<ModuleObj>(mod); m && s.level > 0)
+        for (const auto& [k, v] : m->attrs)
+          if (!k.empty() && k[0] != '_') bind_name(k, v);
+      continue;
+    }
     Ref v;
     if (mod && !cast<PlaceholderObj>(mod)) {
       if (auto* m = cast<ModuleObj>(mod)) v = m->find(a.name);
-      if (!v) v = import_module(s.module + "." + a.name);
+      if (!v) v = import_module(module + "." + a.name);
     }
+    if (!v && s.level > 0 && in_package)
+      raise("ImportError", "cannot import name '" + a.name + "' from '" + module + "'");
     if (!v) v = std::make_shared<PlaceholderObj>(s.module + "." + a.name);
     bind_name(bind, v);
   }
@@ -799,6 +888,9 @@ Ref Interp::call_function(const std::shared_ptr<FunctionObj>& fn, CallArgs& args
   if (p.kwarg) env->set_local(p.kwarg->arg_name, kwdict);
 
   EnvPtr saved = env_;
+  // A function defined in a module the kernel imported sees that module's globals.
+  EnvPtr saved_globals = globals_;
+  if (fn->globals) globals_ = fn->globals;
   env_ = env;
   Ref result = none();
   try {
@@ -812,9 +904,11 @@ Ref Interp::call_function(const std::shared_ptr<FunctionObj>& fn, CallArgs& args
     }
   } catch (...) {
     env_ = saved;
+    globals_ = saved_globals;
     throw;
   }
   env_ = saved;
+  globals_ = saved_globals;
   return_value_ = nullptr;
   return result;
 }

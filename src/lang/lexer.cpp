@@ -6,10 +6,19 @@
 #include <cstring>
 
 #include "base/diagnostic.h"
+#include "base/source_registry.h"
 
 namespace nki::py {
 
 namespace {
+
+// Lines of a module the kernel imported carry that file's registry id (base/source_registry.h)
+// so that diagnostics name the module; the kernel's own file is not registered (id 0).
+int encode_line(const SourceFile* file, int line) {
+  int id = file ? registered_source_id(file) : 0;
+  if (id == 0 || line >= kRegisteredLineStride) return line;
+  return line + id * kRegisteredLineStride;
+}
 
 constexpr int kMaxIndentLevels = 100;   // CPython's MAXINDENT
 constexpr size_t kMaxBrackets = 200;    // CPython's MAXLEVEL
@@ -142,7 +151,7 @@ SourceLoc Lexer::loc_at(size_t offset) const {
   int local = line_of(offset);
   int col = static_cast<int>(offset - line_starts_[local - 1]);
   if (local == 1) col += origin_.first_line_col;
-  return {origin_.first_line + local - 1, col + 1};
+  return {encode_line(file_.get(), origin_.first_line + local - 1), col + 1};
 }
 
 Token Lexer::make(Tok kind, size_t begin, size_t end) const {
@@ -153,9 +162,9 @@ Token Lexer::make(Tok kind, size_t begin, size_t end) const {
   int bline = line_of(begin);
   int eline = end > begin ? line_of(end - 1) : bline;
   int shift = eline == 1 ? origin_.first_line_col : 0;  // CPython decides by the END line
-  t.begin = {origin_.first_line + bline - 1,
+  t.begin = {encode_line(file_.get(), origin_.first_line + bline - 1),
              static_cast<int>(begin - line_starts_[bline - 1]) + shift + 1};
-  t.end = {origin_.first_line + eline - 1,
+  t.end = {encode_line(file_.get(), origin_.first_line + eline - 1),
            static_cast<int>(end - line_starts_[eline - 1]) + shift + 1};
   return t;
 }

@@ -302,6 +302,7 @@ class OperandCheck {
     if (dst_read) add(reads, in.dst, nullptr);
     add(writes, in.dst, &reads);
     if (in.reduce_res) add(writes, *in.reduce_res, &reads);
+    const bool fill = !dst_read && std::all_of(in.srcs.begin(), in.srcs.end(), [](const ir::Operand& o) { return o.is_imm; });
     for (ir::Buffer buf : {ir::Buffer::Sbuf, ir::Buffer::Psum}) {
       const bool psum = buf == ir::Buffer::Psum;
       const int64_t limit = psum ? kPsumPartitionLimit : sbuf_partition_limit(target_);
@@ -311,7 +312,11 @@ class OperandCheck {
         for (const auto& [t, accs] : *g) {
           const ir::TensorDecl& d = k_.tensors[static_cast<size_t>(t)];
           if (d.buffer != buf) continue;
-          const int64_t tiles = touched_tiles(d, accs);
+          // A fill with no tensor operand (the zero-fill of nl.zeros over a whole block
+          // tensor) can be done one logical tile at a time: block dimensions are logical
+          // (general/nki/nki_block_dimension_migration_guide.rst), so only one tile of it
+          // provably needs room at once.
+          const int64_t tiles = g == &writes && fill ? 1 : touched_tiles(d, accs);
           u.add(footprint(d, tiles));
           items.emplace_back(t, tiles);
         }
