@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 
 #include "agent/code_extract.h"
 
@@ -10,22 +11,24 @@ namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr const char* kCodeSchema =
-    R"({"type":"object","properties":{"code":{"type":"string","description":)"
-    R"("Complete Python source of the kernel module: imports, @nki.jit decorator and the )"
-    R"(kernel function."}},"required":["code"]})";
-
 // One episode's state; run() is the loop, the other members are its steps.
 class Episode {
  public:
   Episode(const EpisodeConfig& c, const EpisodePrompts& p, ModelClient& m, KernelTools& t,
           TranscriptWriter* w)
-      : config_(c), prompts_(p), model_(m), tools_(t), log_(w) {}
+      : config_(c), prompts_(p), model_(m), tools_(t), log_(w) {
+    toolbox_.add(compile_kernel_tool([this](const std::string& code) { return tools_.compile_kernel(code); }));
+    toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }));
+    for (KernelTool& extra : tools_.extra_tools()) toolbox_.add(std::move(extra));
+  }
 
   EpisodeResult run();
 
  private:
   bool budget_stop();
+  bool budget_stopped() const {
+    return result_.stop_reason == StopReason::CostBudget || result_.stop_reason == StopReason::TimeBudget;
+  }
   bool handle_tool_calls(const Message& reply);                   // true: a verify passed
   bool handle_text_answer(const Message& reply, bool last_turn);  // true: stop the loop
   ToolResult verify(const std::string& code);
@@ -43,6 +46,7 @@ class Episode {
   ModelClient& model_;
   KernelTools& tools_;
   TranscriptWriter* log_;
+  Toolbox toolbox_;
 
   Conversation conv_;
   EpisodeResult result_;
@@ -50,6 +54,7 @@ class Episode {
   std::map<std::string, ToolResult> verified_;  // verify results by exact code: no re-runs
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   int turn_ = 0;
+  std::optional<StopReason> stopped_;  // unset until something ends the loop before its turn limit
 };
 
 std::string outcome_of(const ToolResult& r) { return r.passed ? "ok" : failure_kind_name(r.failure); }
@@ -98,12 +103,12 @@ void Episode::log_request() {
 
 bool Episode::budget_stop() {
   if (config_.max_cost_usd > 0 && result_.usage.cost_usd >= config_.max_cost_usd) {
-    result_.stop_reason = "cost_budget";
+    stopped_ = StopReason::CostBudget;
     return true;
   }
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (config_.max_wall_s > 0 && elapsed >= config_.max_wall_s) {
-    result_.stop_reason = "time_budget";
+    stopped_ = StopReason::TimeBudget;
     return true;
   }
   return false;
@@ -121,26 +126,18 @@ bool Episode::handle_tool_calls(const Message& reply) {
   std::string actions;  // e.g. "compile+verify" when one reply makes two calls
   for (const auto& call : reply.tool_calls) {
     ++result_.tool_calls;
-    ToolResult r;
-    ArgumentsCode args = extract_code_from_arguments(call.arguments);
-    bool known = call.name == "compile_kernel" || call.name == "verify_kernel";
+    ToolExecution x = toolbox_.prepare(call);
     log("tool_call", {{"turn", turn_}, {"id", call.id}, {"name", call.name},
-                      {"code_chars", args.code.size()}});
-    if (!known) {
-      r.text = "unknown tool '" + call.name + "'; the tools are compile_kernel and verify_kernel";
-    } else if (!args.error.empty()) {
-      r.text = args.error;
-    } else {
-      set_kernel(args.code);
-      r = call.name == "compile_kernel" ? tools_.compile_kernel(args.code) : verify(args.code);
-    }
+                      {"code_chars", x.code.size()}});
+    if (!x.bad_call) set_kernel(x.code);
+    Toolbox::run(x);
     if (!actions.empty()) actions += "+";
-    actions += call.name == "verify_kernel" ? "verify" : "compile";
-    record(actions, known && args.error.empty() ? outcome_of(r) : "bad_call");
-    log("tool_result", with_result({{"turn", turn_}, {"id", call.id}, {"name", call.name}}, r));
-    conv_.messages.push_back({Role::Tool, r.text, {}, call.id, call.name, !r.passed});
+    actions += x.action();
+    record(actions, x.bad_call ? "bad_call" : outcome_of(x.result));
+    log("tool_result", with_result({{"turn", turn_}, {"id", call.id}, {"name", call.name}}, x.result));
+    conv_.messages.push_back({Role::Tool, x.result.text, {}, call.id, call.name, !x.result.passed});
     // A passing verification ends the episode; later calls in the same reply are moot.
-    if (call.name == "verify_kernel" && r.passed && args.error.empty()) {
+    if (x.solved()) {
       result_.pass_turn = turn_;
       return true;
     }
@@ -159,7 +156,7 @@ bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
   record("answer", "unchecked");
   switch (config_.mode) {
     case Mode::SingleShot:
-      result_.stop_reason = "answered";
+      stopped_ = StopReason::Answered;
       return true;
     case Mode::MultiTurn:
       if (!last_turn) push_user(prompts_.review_followup);
@@ -172,7 +169,7 @@ bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
       record("answer", outcome_of(r));
       if (r.passed) {
         result_.pass_turn = turn_;
-        result_.stop_reason = "verified";
+        stopped_ = StopReason::Verified;
         return true;
       }
       if (!last_turn) push_user(render_template(prompts_.feedback, {{"result", r.text}}));
@@ -187,7 +184,7 @@ EpisodeResult Episode::run() {
     tools_.set_deadline(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(config_.max_wall_s)));
   conv_.system = prompts_.system;
-  if (config_.mode == Mode::Agent) conv_.tools = kernel_tool_specs();
+  if (config_.mode == Mode::Agent) conv_.tools = toolbox_.specs();
   push_user(prompts_.task);
   int max_turns = config_.mode == Mode::SingleShot ? 1 : std::max(1, config_.max_turns);
   log("header", {{"format", "nki-agent-transcript"},
@@ -197,7 +194,7 @@ EpisodeResult Episode::run() {
                  {"mode", mode_name(config_.mode)},
                  {"max_turns", max_turns},
                  {"system", conv_.system},
-                 {"tools", conv_.tools.empty() ? ojson::array() : ojson({"compile_kernel", "verify_kernel"})},
+                 {"tools", conv_.tools.empty() ? ojson::array() : ojson(toolbox_.names())},
                  {"note", config_.note}});
 
   for (turn_ = 1; turn_ <= max_turns; ++turn_) {
@@ -210,7 +207,7 @@ EpisodeResult Episode::run() {
       reply = model_.complete(conv_);
     } catch (const ModelError& e) {
       log("model_error", {{"turn", turn_}, {"kind", model_error_kind_name(e.kind())}, {"message", e.what()}});
-      result_.stop_reason = "api_error";
+      stopped_ = StopReason::ApiError;
       result_.error = e.what();
       break;
     }
@@ -224,7 +221,7 @@ EpisodeResult Episode::run() {
     bool stop = false;
     if (config_.mode == Mode::Agent && !reply.message.tool_calls.empty()) {
       if (handle_tool_calls(reply.message)) {
-        result_.stop_reason = "verified";
+        stopped_ = StopReason::Verified;
         stop = true;
       }
     } else {
@@ -232,7 +229,7 @@ EpisodeResult Episode::run() {
     }
     if (stop) break;
   }
-  if (result_.stop_reason.empty()) result_.stop_reason = "max_turns";
+  result_.stop_reason = stopped_.value_or(StopReason::MaxTurns);
   finish();
   return result_;
 }
@@ -240,22 +237,21 @@ EpisodeResult Episode::run() {
 // The harness verdict on the final kernel, whatever the model said about it.
 void Episode::finish() {
   if (result_.final_kernel.empty()) {
-    bool budget = result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget";
-    result_.verdict = result_.stop_reason == "api_error" ? Verdict::ApiError
-                      : budget                           ? Verdict::BudgetExhausted
-                                                         : Verdict::NoCode;
+    result_.verdict = result_.stop_reason == StopReason::ApiError ? VerdictKind::ApiError
+                      : budget_stopped()                          ? VerdictKind::BudgetExhausted
+                                                                  : VerdictKind::NoCode;
     result_.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
   } else {
     result_.final_check = tools_.final_verdict(result_.final_kernel);
     if (result_.final_check.passed) {
-      result_.verdict = Verdict::Pass;
+      result_.verdict = VerdictKind::Pass;
       if (result_.pass_turn == 0) result_.pass_turn = result_.kernel_turn;
-    } else if (result_.stop_reason == "api_error") {
+    } else if (result_.stop_reason == StopReason::ApiError) {
       result_.pass_turn = 0;
-      result_.verdict = Verdict::ApiError;
-    } else if (result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget") {
+      result_.verdict = VerdictKind::ApiError;
+    } else if (budget_stopped()) {
       result_.pass_turn = 0;
-      result_.verdict = Verdict::BudgetExhausted;
+      result_.verdict = VerdictKind::BudgetExhausted;
     } else {
       // A kernel can pass the verify tool's public trials and still fail the held-out ones.
       result_.pass_turn = 0;
@@ -263,15 +259,15 @@ void Episode::finish() {
       if (kind == FailureKind::Unspecified)
         kind = tools_.compile_kernel(result_.final_kernel).passed ? FailureKind::Mismatch
                                                                   : FailureKind::CompileError;
-      result_.verdict = kind == FailureKind::CompileError   ? Verdict::CompileError
-                        : kind == FailureKind::RuntimeError ? Verdict::RuntimeError
-                                                            : Verdict::Mismatch;
+      result_.verdict = kind == FailureKind::CompileError   ? VerdictKind::CompileError
+                        : kind == FailureKind::RuntimeError ? VerdictKind::RuntimeError
+                                                            : VerdictKind::Mismatch;
     }
     log_check(result_.final_check, true);
   }
-  log("result", {{"verdict", verdict_name(result_.verdict)},
-                 {"passed", result_.verdict == Verdict::Pass},
-                 {"stop_reason", result_.stop_reason},
+  log("result", {{"verdict", verdict_kind_name(result_.verdict)},
+                 {"passed", result_.verdict == VerdictKind::Pass},
+                 {"stop_reason", stop_reason_name(result_.stop_reason)},
                  {"turns", result_.turns},
                  {"tool_calls", result_.tool_calls},
                  {"kernel_turn", result_.kernel_turn},
@@ -283,35 +279,21 @@ void Episode::finish() {
 
 }  // namespace
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Pass: return "pass";
-    case Verdict::CompileError: return "compile_error";
-    case Verdict::RuntimeError: return "runtime_error";
-    case Verdict::Mismatch: return "mismatch";
-    case Verdict::NoCode: return "no_code";
-    case Verdict::ApiError: return "api_error";
-    case Verdict::BudgetExhausted: return "budget_exhausted";
+const char* stop_reason_name(StopReason s) {
+  switch (s) {
+    case StopReason::Verified: return "verified";
+    case StopReason::Answered: return "answered";
+    case StopReason::MaxTurns: return "max_turns";
+    case StopReason::ApiError: return "api_error";
+    case StopReason::CostBudget: return "cost_budget";
+    case StopReason::TimeBudget: return "time_budget";
   }
-  return "no_code";
+  return "max_turns";
 }
 
 EpisodeResult run_episode(const EpisodeConfig& config, const EpisodePrompts& prompts,
                           ModelClient& model, KernelTools& tools, TranscriptWriter* transcript) {
   return Episode(config, prompts, model, tools, transcript).run();
-}
-
-std::vector<ToolSpec> kernel_tool_specs() {
-  return {
-      {"compile_kernel",
-       "Parse, trace and statically check an NKI kernel without running it. Returns compiler "
-       "diagnostics, or OK.",
-       kCodeSchema},
-      {"verify_kernel",
-       "Compile the kernel, run it on the task's inputs in the NeuronCore simulator and compare "
-       "every output with the reference within the task's tolerance. A pass ends the task.",
-       kCodeSchema},
-  };
 }
 
 }  // namespace nki::agent
