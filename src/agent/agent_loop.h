@@ -1,4 +1,6 @@
-// The episode loop: agent (tools), multi-turn (self-review without feedback) and single-shot.
+// The episode loop: a model client, budgets and a transcript around an Environment
+// (environment.h), which holds the modes: agent (tools), multi-turn (self-review without
+// feedback) and single-shot.
 // Whatever the mode, the final kernel is judged by KernelTools::final_verdict, never by what the
 // model claims.
 #pragma once
@@ -7,6 +9,7 @@
 #include <vector>
 
 #include "agent/message.h"
+#include "agent/environment.h"
 #include "agent/model_client.h"
 #include "agent/prompts.h"
 #include "agent/toolbox.h"
@@ -14,18 +17,6 @@
 #include "agent/transcript.h"
 
 namespace nki::agent {
-
-// Why the loop stopped.
-enum class StopReason {
-  Verified,    // a verification passed (the verify tool, or the harness check of a prose answer)
-  Answered,    // single-shot: the one reply held a kernel
-  MaxTurns,    // the turn limit (single-shot: its reply held no kernel)
-  ApiError,    // a model call failed after retries
-  CostBudget,  // --max-cost was spent before a model call
-  TimeBudget,  // --max-wall had passed before a model call
-};
-
-const char* stop_reason_name(StopReason s);  // "verified", "answered", "max_turns", ...
 
 struct EpisodeConfig {
   Mode mode = Mode::Agent;
