@@ -1,89 +1,50 @@
 #include "agent/agent_loop.h"
 
 #include <chrono>
-#include <map>
+#include <optional>
 
-#include "agent/code_extract.h"
+#include "agent/environment.h"
 
 namespace nki::agent {
 namespace {
 
 using ojson = nlohmann::ordered_json;
 
-constexpr const char* kCodeSchema =
-    R"({"type":"object","properties":{"code":{"type":"string","description":)"
-    R"("Complete Python source of the kernel module: imports, @nki.jit decorator and the )"
-    R"(kernel function."}},"required":["code"]})";
-
-// One episode's state; run() is the loop, the other members are its steps.
+// One episode: the model client, the budgets and the transcript around an Environment, which
+// owns the task side (tools, modes, final verdict).
 class Episode {
  public:
-  Episode(const EpisodeConfig& c, const EpisodePrompts& p, ModelClient& m, KernelTools& t,
-          TranscriptWriter* w)
-      : config_(c), prompts_(p), model_(m), tools_(t), log_(w) {}
+  Episode(const EpisodeConfig& c, const EpisodePrompts& p, ModelClient& m, KernelTools& t, TranscriptWriter* w)
+      : config_(c),
+        model_(m),
+        tools_(t),
+        log_(w),
+        env_(c.mode, c.max_turns, p, t, [this](const std::string& type, ojson fields) { log(type, std::move(fields)); }) {}
 
   EpisodeResult run();
 
  private:
   bool budget_stop();
-  bool handle_tool_calls(const Message& reply);                   // true: a verify passed
-  bool handle_text_answer(const Message& reply, bool last_turn);  // true: stop the loop
-  ToolResult verify(const std::string& code);
   void finish();
-
-  void set_kernel(const std::string& code);
-  void record(const std::string& action, const std::string& outcome);
-  void push_user(const std::string& text);
   void log(const std::string& type, ojson fields);
-  void log_check(const ToolResult& r, bool final);
   void log_request();
 
   const EpisodeConfig& config_;
-  const EpisodePrompts& prompts_;
   ModelClient& model_;
   KernelTools& tools_;
   TranscriptWriter* log_;
+  Environment env_;
 
   Conversation conv_;
   EpisodeResult result_;
-  size_t logged_messages_ = 0;                  // messages already in an earlier transcript line
-  std::map<std::string, ToolResult> verified_;  // verify results by exact code: no re-runs
+  size_t logged_messages_ = 0;  // messages already in an earlier transcript line
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   int turn_ = 0;
+  std::optional<StopReason> stopped_;  // unset until something ends the loop before its turn limit
 };
-
-std::string outcome_of(const ToolResult& r) { return r.passed ? "ok" : failure_kind_name(r.failure); }
-
-void Episode::set_kernel(const std::string& code) {
-  // Re-submitting the same kernel keeps the turn that first produced it, so turns-to-pass counts
-  // when the passing kernel was written, not when it was last repeated (multi-turn mode).
-  if (code == result_.final_kernel && result_.kernel_turn > 0) return;
-  result_.final_kernel = code;
-  result_.kernel_turn = turn_;
-}
-
-void Episode::record(const std::string& action, const std::string& outcome) {
-  result_.turn_log.back().action = action;
-  result_.turn_log.back().result = outcome;
-}
-
-void Episode::push_user(const std::string& text) {
-  conv_.messages.push_back({Role::User, text, {}, "", "", false});
-}
 
 void Episode::log(const std::string& type, ojson fields) {
   if (log_) log_->write(type, std::move(fields));
-}
-
-// `fields` plus the ToolResult's fields, for tool_result and harness_check lines.
-ojson with_result(ojson fields, const ToolResult& r) {
-  ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
-  for (auto& [k, v] : result_fields.items()) fields[k] = v;
-  return fields;
-}
-
-void Episode::log_check(const ToolResult& r, bool final) {
-  log("harness_check", with_result({{"turn", final ? result_.turns : turn_}, {"final", final}}, r));
 }
 
 // Only the messages added since the last request are written: the transcript stays linear in
@@ -98,86 +59,13 @@ void Episode::log_request() {
 
 bool Episode::budget_stop() {
   if (config_.max_cost_usd > 0 && result_.usage.cost_usd >= config_.max_cost_usd) {
-    result_.stop_reason = "cost_budget";
+    stopped_ = StopReason::CostBudget;
     return true;
   }
   double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (config_.max_wall_s > 0 && elapsed >= config_.max_wall_s) {
-    result_.stop_reason = "time_budget";
+    stopped_ = StopReason::TimeBudget;
     return true;
-  }
-  return false;
-}
-
-ToolResult Episode::verify(const std::string& code) {
-  auto it = verified_.find(code);
-  if (it != verified_.end()) return it->second;
-  ToolResult r = tools_.verify_kernel(code);
-  verified_[code] = r;
-  return r;
-}
-
-bool Episode::handle_tool_calls(const Message& reply) {
-  std::string actions;  // e.g. "compile+verify" when one reply makes two calls
-  for (const auto& call : reply.tool_calls) {
-    ++result_.tool_calls;
-    ToolResult r;
-    ArgumentsCode args = extract_code_from_arguments(call.arguments);
-    bool known = call.name == "compile_kernel" || call.name == "verify_kernel";
-    log("tool_call", {{"turn", turn_}, {"id", call.id}, {"name", call.name},
-                      {"code_chars", args.code.size()}});
-    if (!known) {
-      r.text = "unknown tool '" + call.name + "'; the tools are compile_kernel and verify_kernel";
-    } else if (!args.error.empty()) {
-      r.text = args.error;
-    } else {
-      set_kernel(args.code);
-      r = call.name == "compile_kernel" ? tools_.compile_kernel(args.code) : verify(args.code);
-    }
-    if (!actions.empty()) actions += "+";
-    actions += call.name == "verify_kernel" ? "verify" : "compile";
-    record(actions, known && args.error.empty() ? outcome_of(r) : "bad_call");
-    log("tool_result", with_result({{"turn", turn_}, {"id", call.id}, {"name", call.name}}, r));
-    conv_.messages.push_back({Role::Tool, r.text, {}, call.id, call.name, !r.passed});
-    // A passing verification ends the episode; later calls in the same reply are moot.
-    if (call.name == "verify_kernel" && r.passed && args.error.empty()) {
-      result_.pass_turn = turn_;
-      return true;
-    }
-  }
-  return false;
-}
-
-bool Episode::handle_text_answer(const Message& reply, bool last_turn) {
-  std::string code = extract_code_from_text(reply.content);
-  if (code.empty()) {
-    record("text", "no_code");
-    if (!last_turn) push_user(prompts_.no_code_followup);
-    return config_.mode == Mode::SingleShot;
-  }
-  set_kernel(code);
-  record("answer", "unchecked");
-  switch (config_.mode) {
-    case Mode::SingleShot:
-      result_.stop_reason = "answered";
-      return true;
-    case Mode::MultiTurn:
-      if (!last_turn) push_user(prompts_.review_followup);
-      return false;
-    case Mode::Agent: {
-      // The model answered in prose instead of calling a tool: the harness checks the kernel and
-      // feeds the outcome back, as if verify_kernel had been called.
-      ToolResult r = verify(code);
-      log_check(r, false);
-      record("answer", outcome_of(r));
-      if (r.passed) {
-        result_.pass_turn = turn_;
-        result_.stop_reason = "verified";
-        return true;
-      }
-      if (!last_turn) push_user(render_template(prompts_.feedback, {{"result", r.text}}));
-      return false;
-    }
   }
   return false;
 }
@@ -186,10 +74,8 @@ EpisodeResult Episode::run() {
   if (config_.max_wall_s > 0)
     tools_.set_deadline(start_ + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                      std::chrono::duration<double>(config_.max_wall_s)));
-  conv_.system = prompts_.system;
-  if (config_.mode == Mode::Agent) conv_.tools = kernel_tool_specs();
-  push_user(prompts_.task);
-  int max_turns = config_.mode == Mode::SingleShot ? 1 : std::max(1, config_.max_turns);
+  conv_ = env_.reset();
+  int max_turns = env_.max_turns();
   log("header", {{"format", "nki-agent-transcript"},
                  {"task_id", config_.task_id},
                  {"model", config_.model_label.empty() ? model_.name() : config_.model_label},
@@ -197,7 +83,7 @@ EpisodeResult Episode::run() {
                  {"mode", mode_name(config_.mode)},
                  {"max_turns", max_turns},
                  {"system", conv_.system},
-                 {"tools", conv_.tools.empty() ? ojson::array() : ojson({"compile_kernel", "verify_kernel"})},
+                 {"tools", conv_.tools.empty() ? ojson::array() : ojson(env_.tool_names())},
                  {"note", config_.note}});
 
   for (turn_ = 1; turn_ <= max_turns; ++turn_) {
@@ -210,7 +96,7 @@ EpisodeResult Episode::run() {
       reply = model_.complete(conv_);
     } catch (const ModelError& e) {
       log("model_error", {{"turn", turn_}, {"kind", model_error_kind_name(e.kind())}, {"message", e.what()}});
-      result_.stop_reason = "api_error";
+      stopped_ = StopReason::ApiError;
       result_.error = e.what();
       break;
     }
@@ -221,57 +107,31 @@ EpisodeResult Episode::run() {
     conv_.messages.push_back(reply.message);
     logged_messages_ = conv_.messages.size();  // the response event already holds it
 
-    bool stop = false;
-    if (config_.mode == Mode::Agent && !reply.message.tool_calls.empty()) {
-      if (handle_tool_calls(reply.message)) {
-        result_.stop_reason = "verified";
-        stop = true;
-      }
-    } else {
-      stop = handle_text_answer(reply.message, turn_ == max_turns);
+    StepResult step = env_.step(reply.message);
+    result_.turn_log.back().action = step.action;
+    result_.turn_log.back().result = step.result;
+    for (Message& m : step.messages) conv_.messages.push_back(std::move(m));
+    if (step.done) {
+      stopped_ = step.stop;
+      break;
     }
-    if (stop) break;
   }
-  if (result_.stop_reason.empty()) result_.stop_reason = "max_turns";
+  result_.stop_reason = stopped_.value_or(StopReason::MaxTurns);
   finish();
   return result_;
 }
 
-// The harness verdict on the final kernel, whatever the model said about it.
 void Episode::finish() {
-  if (result_.final_kernel.empty()) {
-    bool budget = result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget";
-    result_.verdict = result_.stop_reason == "api_error" ? Verdict::ApiError
-                      : budget                           ? Verdict::BudgetExhausted
-                                                         : Verdict::NoCode;
-    result_.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
-  } else {
-    result_.final_check = tools_.final_verdict(result_.final_kernel);
-    if (result_.final_check.passed) {
-      result_.verdict = Verdict::Pass;
-      if (result_.pass_turn == 0) result_.pass_turn = result_.kernel_turn;
-    } else if (result_.stop_reason == "api_error") {
-      result_.pass_turn = 0;
-      result_.verdict = Verdict::ApiError;
-    } else if (result_.stop_reason == "cost_budget" || result_.stop_reason == "time_budget") {
-      result_.pass_turn = 0;
-      result_.verdict = Verdict::BudgetExhausted;
-    } else {
-      // A kernel can pass the verify tool's public trials and still fail the held-out ones.
-      result_.pass_turn = 0;
-      FailureKind kind = result_.final_check.failure;
-      if (kind == FailureKind::Unspecified)
-        kind = tools_.compile_kernel(result_.final_kernel).passed ? FailureKind::Mismatch
-                                                                  : FailureKind::CompileError;
-      result_.verdict = kind == FailureKind::CompileError   ? Verdict::CompileError
-                        : kind == FailureKind::RuntimeError ? Verdict::RuntimeError
-                                                            : Verdict::Mismatch;
-    }
-    log_check(result_.final_check, true);
-  }
-  log("result", {{"verdict", verdict_name(result_.verdict)},
-                 {"passed", result_.verdict == Verdict::Pass},
-                 {"stop_reason", result_.stop_reason},
+  Judgement j = env_.finish(result_.stop_reason, result_.turns);
+  result_.verdict = j.verdict;
+  result_.final_check = j.final_check;
+  result_.final_kernel = j.final_kernel;
+  result_.kernel_turn = j.kernel_turn;
+  result_.pass_turn = j.pass_turn;
+  result_.tool_calls = j.tool_calls;
+  log("result", {{"verdict", verdict_kind_name(result_.verdict)},
+                 {"passed", result_.verdict == VerdictKind::Pass},
+                 {"stop_reason", stop_reason_name(result_.stop_reason)},
                  {"turns", result_.turns},
                  {"tool_calls", result_.tool_calls},
                  {"kernel_turn", result_.kernel_turn},
@@ -283,35 +143,9 @@ void Episode::finish() {
 
 }  // namespace
 
-const char* verdict_name(Verdict v) {
-  switch (v) {
-    case Verdict::Pass: return "pass";
-    case Verdict::CompileError: return "compile_error";
-    case Verdict::RuntimeError: return "runtime_error";
-    case Verdict::Mismatch: return "mismatch";
-    case Verdict::NoCode: return "no_code";
-    case Verdict::ApiError: return "api_error";
-    case Verdict::BudgetExhausted: return "budget_exhausted";
-  }
-  return "no_code";
-}
-
 EpisodeResult run_episode(const EpisodeConfig& config, const EpisodePrompts& prompts,
                           ModelClient& model, KernelTools& tools, TranscriptWriter* transcript) {
   return Episode(config, prompts, model, tools, transcript).run();
-}
-
-std::vector<ToolSpec> kernel_tool_specs() {
-  return {
-      {"compile_kernel",
-       "Parse, trace and statically check an NKI kernel without running it. Returns compiler "
-       "diagnostics, or OK.",
-       kCodeSchema},
-      {"verify_kernel",
-       "Compile the kernel, run it on the task's inputs in the NeuronCore simulator and compare "
-       "every output with the reference within the task's tolerance. A pass ends the task.",
-       kCodeSchema},
-  };
 }
 
 }  // namespace nki::agent

@@ -1,5 +1,7 @@
-// The episode loop: agent (tools), multi-turn (self-review without feedback) and single-shot.
-// Whatever the mode, the final kernel is judged by KernelTools::verify_kernel, never by what the
+// The episode loop: a model client, budgets and a transcript around an Environment
+// (environment.h), which holds the modes: agent (tools), multi-turn (self-review without
+// feedback) and single-shot.
+// Whatever the mode, the final kernel is judged by KernelTools::final_verdict, never by what the
 // model claims.
 #pragma once
 
@@ -7,24 +9,14 @@
 #include <vector>
 
 #include "agent/message.h"
+#include "agent/environment.h"
 #include "agent/model_client.h"
 #include "agent/prompts.h"
+#include "agent/toolbox.h"
 #include "agent/tools.h"
 #include "agent/transcript.h"
 
 namespace nki::agent {
-
-enum class Verdict {
-  Pass,
-  CompileError,     // final kernel does not compile
-  RuntimeError,     // final kernel compiles but fails while running
-  Mismatch,         // final kernel runs but its outputs are outside tolerance
-  NoCode,           // the model never produced a kernel
-  ApiError,         // a model call failed (after retries) and no passing kernel exists
-  BudgetExhausted,  // the cost or wall-time budget stopped the episode before a pass
-};
-
-const char* verdict_name(Verdict v);
 
 struct EpisodeConfig {
   Mode mode = Mode::Agent;
@@ -45,23 +37,18 @@ struct TurnRecord {
 };
 
 struct EpisodeResult {
-  Verdict verdict = Verdict::NoCode;
-  // Why the loop stopped: verified, answered (single-shot), max_turns, api_error,
-  // cost_budget, time_budget.
-  std::string stop_reason;
+  VerdictKind verdict = VerdictKind::NoCode;
+  StopReason stop_reason = StopReason::MaxTurns;
   int turns = 0;               // model calls made, failed ones included
   int tool_calls = 0;
   std::string final_kernel;    // empty when no code was ever produced
   ToolResult final_check;      // the harness verification of final_kernel
-  std::string error;           // the model error message when stop_reason == "api_error"
+  std::string error;           // the model error message when stop_reason == ApiError
   Usage usage;                 // summed over every model call
   std::vector<TurnRecord> turn_log;
   int kernel_turn = 0;         // turn that produced final_kernel (0: none)
   int pass_turn = 0;           // turn whose kernel passed verification (0: did not pass)
 };
-
-// The two tools offered to the model in agent mode.
-std::vector<ToolSpec> kernel_tool_specs();
 
 // Runs one episode. `transcript` may be null. Never throws ModelError (it becomes api_error);
 // exceptions thrown by the tools or the transcript propagate.

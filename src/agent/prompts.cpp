@@ -41,22 +41,6 @@ std::string output_lines(const std::vector<TensorInfo>& tensors) {
 
 }  // namespace
 
-const char* mode_name(Mode m) {
-  switch (m) {
-    case Mode::Agent: return "agent";
-    case Mode::MultiTurn: return "multi-turn";
-    case Mode::SingleShot: return "single-shot";
-  }
-  return "agent";
-}
-
-Mode mode_from_name(const std::string& name) {
-  if (name == "agent") return Mode::Agent;
-  if (name == "multi-turn") return Mode::MultiTurn;
-  if (name == "single-shot") return Mode::SingleShot;
-  throw std::invalid_argument("unknown mode '" + name + "' (expected agent, multi-turn or single-shot)");
-}
-
 std::string resolve_prompts_dir(const std::string& flag) {
   if (!flag.empty()) return flag;
   if (const char* env = std::getenv("NKI_PROMPTS_DIR"); env && *env) return env;

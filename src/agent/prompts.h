@@ -9,12 +9,6 @@
 
 namespace nki::agent {
 
-enum class Mode { Agent, MultiTurn, SingleShot };
-
-const char* mode_name(Mode m);  // "agent", "multi-turn", "single-shot"
-// Throws std::invalid_argument for anything else.
-Mode mode_from_name(const std::string& name);
-
 // prompts directory: `flag` if non-empty, else $NKI_PROMPTS_DIR, else the source tree's prompts/.
 std::string resolve_prompts_dir(const std::string& flag);
 

@@ -43,9 +43,9 @@ std::string first_diagnostic(const std::string& check_text) {
 std::string summary_line(const SolveOptions& o, const std::string& model, const SolveOutcome& s) {
   const EpisodeResult& r = s.result;
   std::ostringstream line;
-  line << (r.verdict == Verdict::Pass ? "PASS" : "FAIL") << " " << verdict_name(r.verdict)
+  line << (r.verdict == VerdictKind::Pass ? "PASS" : "FAIL") << " " << verdict_kind_name(r.verdict)
        << " task=" << o.task_id << " model=" << model << " mode=" << mode_name(o.mode)
-       << " turns=" << r.turns << " stop=" << r.stop_reason << " tokens=" << r.usage.input_tokens
+       << " turns=" << r.turns << " stop=" << stop_reason_name(r.stop_reason) << " tokens=" << r.usage.input_tokens
        << "/" << r.usage.output_tokens;
   line.setf(std::ios::fixed);
   line.precision(4);
@@ -84,8 +84,8 @@ std::unique_ptr<ModelClient> open_client(SolveOptions& o, const SolveDeps& deps,
 void write_result_json(const SolveOptions& o, const std::string& model_label, const SolveOutcome& s) {
   nlohmann::ordered_json rj = {
       {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)},
-      {"replay", o.replay_path}, {"verdict", verdict_name(s.result.verdict)},
-      {"passed", s.result.verdict == Verdict::Pass}, {"stop_reason", s.result.stop_reason},
+      {"replay", o.replay_path}, {"verdict", verdict_kind_name(s.result.verdict)},
+      {"passed", s.result.verdict == VerdictKind::Pass}, {"stop_reason", stop_reason_name(s.result.stop_reason)},
       {"turns", s.result.turns}, {"tool_calls", s.result.tool_calls}, {"error", s.result.error},
       {"check", tool_result_to_json(s.result.final_check)},
       {"usage", usage_to_json(s.result.usage)}, {"kernel", s.kernel_path},

@@ -3,11 +3,22 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "agent/message.h"
+#include "base/episode_vocab.h"
+
 namespace nki::agent {
+
+// The episode vocabulary is declared once, in base (shared with src/eval).
+using nki::Mode;
+using nki::mode_name;
+using nki::mode_from_name;
+using nki::VerdictKind;
+using nki::verdict_kind_name;
 
 // Why a check failed, when the tool knows. Adapters should set it; when a failed verify leaves
 // it Unspecified, the loop tells compile errors from wrong answers by calling compile_kernel.
@@ -27,6 +38,15 @@ struct ToolResult {
   std::string code;  // optional: code of the first diagnostic (e.g. an err_* name), for reports
 };
 
+// One tool the model may call with a kernel: its schema, its turn-log label and what it runs.
+// Every kernel tool takes the `code` argument (kernel_code_schema()); the tool box extracts it.
+struct KernelTool {
+  ToolSpec spec;
+  std::string action;  // turn-log label, e.g. "compile", "verify", "profile"
+  std::function<ToolResult(const std::string& code)> run;
+  bool pass_ends_episode = false;  // verify_kernel: a passing check solves the task
+};
+
 class KernelTools {
  public:
   virtual ~KernelTools() = default;
@@ -41,6 +61,9 @@ class KernelTools {
   // Tool calls made after this must finish by `deadline` (the episode's wall-clock budget); a
   // call still running then is stopped and reported as a failed check.
   virtual void set_deadline(std::chrono::steady_clock::time_point deadline) { (void)deadline; }
+  // Tools offered to the model after compile_kernel and verify_kernel (e.g. a profiler): adding
+  // one is a registration here, not an edit of the loop.
+  virtual std::vector<KernelTool> extra_tools() { return {}; }
 };
 
 // A named tensor of the task, as text the prompt shows verbatim.

@@ -61,7 +61,7 @@ int solve(const agent::SolveOptions& options, const agent::SolveDeps& deps) {
     agent::SolveOutcome outcome = agent::run_solve(options, deps);
     std::cout << outcome.summary << "\n";
     if (!outcome.result.error.empty()) std::cerr << "nkiagent solve: " << outcome.result.error << "\n";
-    return outcome.result.verdict == agent::Verdict::Pass ? 0 : 1;
+    return outcome.result.verdict == VerdictKind::Pass ? 0 : 1;
   } catch (const std::exception& e) {
     // Setup failures: missing key, unreadable prompts/prices/replay, unknown task, bad output dir.
     std::cerr << "nkiagent solve: " << e.what() << "\n";

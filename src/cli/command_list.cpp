@@ -26,6 +26,7 @@ const std::vector<CommandEntry>& command_list() {
       {"bench", "run a model over a task subset (parallel, resumable, sharded)", make_bench_command},
       {"merge", "combine shard run directories into one run", make_merge_command},
       {"report", "Markdown and self-contained HTML report of one or more runs", make_report_command},
+      {"serve", "HTTP/JSON environment for RL trainers: prompts, compile, verify, rewards, episodes", make_serve_command},
   };
   return list;
 }

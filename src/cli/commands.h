@@ -14,5 +14,6 @@ Command make_solve_command();   // command_list.cpp: cmd_solve.cpp wired to the 
 Command make_bench_command();   // command_list.cpp: cmd_bench.cpp wired to simulator_episodes
 Command make_merge_command();   // cmd_merge.cpp
 Command make_report_command();  // cmd_report.cpp
+Command make_serve_command();   // cmd_serve.cpp: the RL environment server
 
 }  // namespace nki::cli

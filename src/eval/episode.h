@@ -12,28 +12,18 @@
 #include <string>
 #include <vector>
 
+#include "base/episode_vocab.h"
+
 namespace nki::eval {
 
-// How the model is driven. Matches the paper's three evaluation modes.
-enum class Mode { Agent, MultiTurn, SingleShot };
-
-const char* mode_name(Mode m);                         // "agent", "multi-turn", "single-shot"
-std::optional<Mode> parse_mode(const std::string& s);  // inverse of mode_name
-
-// Final classification of an episode. Exactly one per episode; the first failure kind that
-// applies to the *last* candidate the model produced (or the reason no candidate was judged).
-enum class VerdictKind {
-  Pass,             // the final kernel verified within the task tolerance
-  CompileError,     // the final kernel did not compile; Verdict::code holds the diagnostic code
-  RuntimeError,     // compiled but the simulator stopped with an error
-  Mismatch,         // ran to completion but the outputs differ from the reference
-  NoCode,           // the model never produced a kernel we could extract
-  ApiError,         // the model provider failed (after retries); not the model's fault
-  BudgetExhausted,  // hit the turn or token budget before any verdict on a final kernel
-};
-
-const char* verdict_kind_name(VerdictKind k);  // stable snake_case names stored in the database
-std::optional<VerdictKind> parse_verdict_kind(const std::string& s);
+// The vocabulary is shared with the agent loop (base/episode_vocab.h); these names keep
+// eval::Mode, eval::VerdictKind, ... spelled as before.
+using nki::Mode;
+using nki::mode_name;
+using nki::parse_mode;
+using nki::VerdictKind;
+using nki::verdict_kind_name;
+using nki::parse_verdict_kind;
 
 struct Verdict {
   VerdictKind kind = VerdictKind::NoCode;

@@ -214,32 +214,6 @@ agent::SolveDeps solve_deps(const std::string& tasks_root) {
   return deps;
 }
 
-namespace {
-
-eval::VerdictKind verdict_kind(agent::Verdict v) {
-  switch (v) {
-    case agent::Verdict::Pass: return eval::VerdictKind::Pass;
-    case agent::Verdict::CompileError: return eval::VerdictKind::CompileError;
-    case agent::Verdict::RuntimeError: return eval::VerdictKind::RuntimeError;
-    case agent::Verdict::Mismatch: return eval::VerdictKind::Mismatch;
-    case agent::Verdict::NoCode: return eval::VerdictKind::NoCode;
-    case agent::Verdict::ApiError: return eval::VerdictKind::ApiError;
-    case agent::Verdict::BudgetExhausted: return eval::VerdictKind::BudgetExhausted;
-  }
-  return eval::VerdictKind::NoCode;
-}
-
-agent::Mode agent_mode(eval::Mode m) {
-  switch (m) {
-    case eval::Mode::Agent: return agent::Mode::Agent;
-    case eval::Mode::MultiTurn: return agent::Mode::MultiTurn;
-    case eval::Mode::SingleShot: return agent::Mode::SingleShot;
-  }
-  return agent::Mode::Agent;
-}
-
-}  // namespace
-
 eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   std::string prompts = agent::resolve_prompts_dir(settings.prompts_dir);
   auto prices = std::make_shared<const agent::PriceTable>(
@@ -261,7 +235,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     }
     agent::TaskEpisode ep;
     ep.task = task_info(task);
-    ep.mode = agent_mode(req.mode);
+    ep.mode = req.mode;
     ep.max_turns = req.max_turns;
     ep.prompts_dir = prompts;
     ep.transcript_path = req.transcript_path;
@@ -269,7 +243,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     agent::EpisodeResult r = agent::run_task_episode(ep, *client, tools);
 
     eval::EpisodeOutcome out;
-    out.verdict.kind = verdict_kind(r.verdict);
+    out.verdict.kind = r.verdict;
     if (out.verdict.kind == eval::VerdictKind::CompileError) out.verdict.code = r.final_check.code;
     out.turns_used = r.turns;
     if (r.pass_turn > 0) out.pass_turn = r.pass_turn;
@@ -290,7 +264,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     out.tokens_cached = r.usage.cached_tokens;
     out.cost_usd = r.usage.cost_usd;
     out.cost_known = r.usage.price_known;
-    out.tolerance_pass = r.verdict == agent::Verdict::Pass;
+    out.tolerance_pass = r.verdict == VerdictKind::Pass;
     if (!r.final_kernel.empty()) {
       std::filesystem::create_directories(req.work_dir);
       out.final_kernel_path = req.work_dir + "/kernel.py";

@@ -91,8 +91,8 @@ TEST_F(AgentLoopTest, OpenAIAgentRepairsACompileErrorAndPassesOverHttp) {
   std::string path = (dir / "t.jsonl").string();
 
   EpisodeResult r = run(client, Mode::Agent, 10, path);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
-  EXPECT_EQ(r.stop_reason, "verified");
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "verified");
   EXPECT_EQ(r.turns, 2);
   EXPECT_EQ(r.pass_turn, 2);
   EXPECT_EQ(r.tool_calls, 2);
@@ -134,7 +134,7 @@ TEST_F(AgentLoopTest, AnthropicAgentSendsToolResultBlocksAndPasses) {
   server.start();
   AnthropicClient client(fast_config(server.base_url(), "claude-test"));
   EpisodeResult r = run(client, Mode::Agent, 10);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
   EXPECT_EQ(r.turns, 2);
 
   auto body = nlohmann::json::parse(server.requests()[1].body);
@@ -154,9 +154,9 @@ TEST_F(AgentLoopTest, AgentRunsOutOfTurnsAndTheHarnessJudgesTheLastKernel) {
                        tool_reply("2", "compile_kernel", kWrongKernel),
                        tool_reply("3", "compile_kernel", kBadKernel)}, "scripted");
   EpisodeResult r = run(client, Mode::Agent, 3);
-  EXPECT_EQ(r.stop_reason, "max_turns");
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "max_turns");
   EXPECT_EQ(r.turns, 3);
-  EXPECT_EQ(r.verdict, Verdict::CompileError);  // the last kernel submitted, not the best one
+  EXPECT_EQ(r.verdict, VerdictKind::CompileError);  // the last kernel submitted, not the best one
   EXPECT_EQ(r.final_kernel, kBadKernel);
   EXPECT_EQ(r.final_check.code, "syntax");
 }
@@ -165,7 +165,7 @@ TEST_F(AgentLoopTest, AgentProseAnswerIsVerifiedByTheHarnessAndFedBack) {
   ReplayClient client({text_reply(fenced(kWrongKernel)), text_reply(fenced(kGoodKernel))}, "scripted");
   std::string path = (dir / "t.jsonl").string();
   EpisodeResult r = run(client, Mode::Agent, 5, path);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
   EXPECT_EQ(r.turns, 2);
   EXPECT_EQ(r.pass_turn, 2);
   auto events = read_transcript(path).events;
@@ -182,7 +182,7 @@ TEST_F(AgentLoopTest, BadToolCallsAreAnsweredAndTheEpisodeContinues) {
   ReplayClient client({bad_args, tool_reply("c", "verify_kernel", kGoodKernel)}, "scripted");
   std::string path = (dir / "t.jsonl").string();
   EpisodeResult r = run(client, Mode::Agent, 5, path);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
   EXPECT_EQ(r.turn_log[0].result, "bad_call");
   int errors = 0;
   for (const auto& e : read_transcript(path).events)
@@ -199,8 +199,8 @@ TEST_F(AgentLoopTest, MultiTurnUsesEveryTurnWithoutToolsAndGradesTheLastKernel) 
   OpenAIClient client(fast_config(server.base_url()));
   EpisodeResult r = run(client, Mode::MultiTurn, 3);
   EXPECT_EQ(r.turns, 3);
-  EXPECT_EQ(r.stop_reason, "max_turns");
-  EXPECT_EQ(r.verdict, Verdict::Pass);  // turn 3 had no code: turn 2's kernel is final
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "max_turns");
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);  // turn 3 had no code: turn 2's kernel is final
   EXPECT_EQ(r.kernel_turn, 2);
   EXPECT_EQ(tools.verifies, 0);          // no feedback: the model never sees a check
   EXPECT_EQ(tools.finals, 1);            // only the harness's final verdict
@@ -216,8 +216,8 @@ TEST_F(AgentLoopTest, KernelThatPassesTheVerifyToolButNotTheFinalVerdictIsAMisma
   const std::string memorised = std::string(kGoodKernel) + "\n# MEMORISED\n";
   ReplayClient client({tool_reply("c1", "verify_kernel", memorised)}, "scripted");
   EpisodeResult r = run(client, Mode::Agent, 5);
-  EXPECT_EQ(r.stop_reason, "verified");
-  EXPECT_EQ(r.verdict, Verdict::Mismatch);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "verified");
+  EXPECT_EQ(r.verdict, VerdictKind::Mismatch);
   EXPECT_EQ(r.pass_turn, 0);
   EXPECT_EQ(tools.verifies, 1);
   EXPECT_EQ(tools.finals, 1);
@@ -227,7 +227,7 @@ TEST_F(AgentLoopTest, KernelThatPassesTheVerifyToolButNotTheFinalVerdictIsAMisma
 TEST_F(AgentLoopTest, MultiTurnFinalKernelIsTheLatestEvenIfWorse) {
   ReplayClient client({text_reply(fenced(kGoodKernel)), text_reply(fenced(kWrongKernel))}, "scripted");
   EpisodeResult r = run(client, Mode::MultiTurn, 2);
-  EXPECT_EQ(r.verdict, Verdict::Mismatch);
+  EXPECT_EQ(r.verdict, VerdictKind::Mismatch);
   EXPECT_EQ(r.final_kernel, kWrongKernel);
 }
 
@@ -237,9 +237,9 @@ TEST_F(AgentLoopTest, SingleShotMakesExactlyOneCall) {
   server.start();
   AnthropicClient client(fast_config(server.base_url()));
   EpisodeResult r = run(client, Mode::SingleShot, 10);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
   EXPECT_EQ(r.turns, 1);
-  EXPECT_EQ(r.stop_reason, "answered");
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "answered");
   EXPECT_EQ(server.request_count(), 1u);
   EXPECT_FALSE(nlohmann::json::parse(server.requests()[0].body).contains("tools"));
 }
@@ -247,7 +247,7 @@ TEST_F(AgentLoopTest, SingleShotMakesExactlyOneCall) {
 TEST_F(AgentLoopTest, SingleShotWithoutCodeIsNoCode) {
   ReplayClient client({text_reply("I cannot write this kernel.")}, "scripted");
   EpisodeResult r = run(client, Mode::SingleShot, 10);
-  EXPECT_EQ(r.verdict, Verdict::NoCode);
+  EXPECT_EQ(r.verdict, VerdictKind::NoCode);
   EXPECT_EQ(r.turns, 1);
   EXPECT_EQ(tools.verifies, 0);
 }
@@ -255,7 +255,7 @@ TEST_F(AgentLoopTest, SingleShotWithoutCodeIsNoCode) {
 TEST_F(AgentLoopTest, RepliesWithoutCodeCountAsTurns) {
   ReplayClient client({text_reply("thinking..."), text_reply("still thinking"), text_reply("hmm")}, "scripted");
   EpisodeResult r = run(client, Mode::Agent, 3);
-  EXPECT_EQ(r.verdict, Verdict::NoCode);
+  EXPECT_EQ(r.verdict, VerdictKind::NoCode);
   EXPECT_EQ(r.turns, 3);
   EXPECT_EQ(r.turn_log[1].result, "no_code");
 }
@@ -268,8 +268,8 @@ TEST_F(AgentLoopTest, ApiErrorMidEpisodeStopsWithApiErrorButStillJudgesTheKernel
   OpenAIClient client(fast_config(server.base_url()));
   std::string path = (dir / "t.jsonl").string();
   EpisodeResult r = run(client, Mode::Agent, 10, path);
-  EXPECT_EQ(r.verdict, Verdict::ApiError);
-  EXPECT_EQ(r.stop_reason, "api_error");
+  EXPECT_EQ(r.verdict, VerdictKind::ApiError);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "api_error");
   EXPECT_EQ(r.turns, 2);
   EXPECT_NE(r.error.find("key revoked"), std::string::npos);
   EXPECT_EQ(tools.finals, 1);
@@ -285,8 +285,8 @@ TEST_F(AgentLoopTest, ApiErrorAfterAPassingKernelStillPasses) {
   server.start();
   OpenAIClient client(fast_config(server.base_url()));
   EpisodeResult r = run(client, Mode::MultiTurn, 3);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
-  EXPECT_EQ(r.stop_reason, "api_error");
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "api_error");
 }
 
 TEST_F(AgentLoopTest, CostBudgetStopsTheEpisode) {
@@ -295,8 +295,8 @@ TEST_F(AgentLoopTest, CostBudgetStopsTheEpisode) {
                        tool_reply("3", "compile_kernel", kWrongKernel)}, "scripted");
   EpisodeResult r = run(client, Mode::Agent, 10);
   EXPECT_EQ(r.turns, 2);
-  EXPECT_EQ(r.stop_reason, "cost_budget");
-  EXPECT_EQ(r.verdict, Verdict::BudgetExhausted);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "cost_budget");
+  EXPECT_EQ(r.verdict, VerdictKind::BudgetExhausted);
   EXPECT_NEAR(r.usage.cost_usd, 0.02, 1e-12);
 }
 
@@ -307,8 +307,8 @@ TEST_F(AgentLoopTest, WallTimeBudgetStopsBeforeTheNextCall) {
   EpisodePrompts p = build_episode_prompts(std::string(NKI_SOURCE_DIR) + "/prompts", add_task(), Mode::Agent, 10);
   EpisodeResult r = run_episode(cfg, p, client, tools, nullptr);
   EXPECT_EQ(r.turns, 0);
-  EXPECT_EQ(r.stop_reason, "time_budget");
-  EXPECT_EQ(r.verdict, Verdict::BudgetExhausted);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "time_budget");
+  EXPECT_EQ(r.verdict, VerdictKind::BudgetExhausted);
   EXPECT_EQ(client.remaining(), 1u);
 }
 
@@ -338,9 +338,9 @@ TEST_F(AgentLoopTest, ReplayOfARecordedEpisodeReproducesItOffline) {
 TEST_F(AgentLoopTest, ReplayThatRunsOutIsAnApiErrorNotACrash) {
   ReplayClient client({tool_reply("1", "compile_kernel", kWrongKernel)}, "scripted");
   EpisodeResult r = run(client, Mode::Agent, 5);
-  EXPECT_EQ(r.stop_reason, "api_error");
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "api_error");
   EXPECT_NE(r.error.find("exhausted"), std::string::npos);
-  EXPECT_EQ(r.verdict, Verdict::ApiError);
+  EXPECT_EQ(r.verdict, VerdictKind::ApiError);
 }
 
 TEST_F(AgentLoopTest, TaskEpisodeRendersPromptsAndWritesTheTranscript) {
@@ -352,7 +352,7 @@ TEST_F(AgentLoopTest, TaskEpisodeRendersPromptsAndWritesTheTranscript) {
   e.model_label = "openai:gpt-4o";
   e.note = "unit test";
   EpisodeResult r = run_task_episode(e, client, tools);
-  EXPECT_EQ(r.verdict, Verdict::Pass);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
   auto events = read_transcript(e.transcript_path).events;
   EXPECT_EQ(events[0]["model"], "openai:gpt-4o");
   EXPECT_EQ(events[0]["note"], "unit test");

@@ -110,7 +110,7 @@ void write_example(const std::string& path) {
   RecordedTools tools;
   TranscriptWriter w(path);
   EpisodeResult r = run_episode(cfg, p, client, tools, &w);
-  ASSERT_EQ(r.verdict, Verdict::Pass);
+  ASSERT_EQ(r.verdict, VerdictKind::Pass);
 }
 
 // Drops what legitimately differs between runs or tracks prompts/ edits.

@@ -68,7 +68,7 @@ TEST_F(SolveTest, ShippedExampleReplaysInTwoTurnsInItsRecordedMode) {
 
   SolveOptions o = replay_options("l1_add_fp32", example, out);
   SolveOutcome s = run_solve(o, deps_with<AcceptAllTools>());
-  EXPECT_EQ(s.result.verdict, Verdict::Pass);
+  EXPECT_EQ(s.result.verdict, VerdictKind::Pass);
   EXPECT_EQ(s.result.turns, 2);
   EXPECT_EQ(s.result.tool_calls, 2);
   EXPECT_NE(s.result.final_kernel.find("nl.affine_range(rows // 128)"), std::string::npos);

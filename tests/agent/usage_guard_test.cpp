@@ -193,7 +193,7 @@ class HostileUsageEpisode : public ::testing::Test {
 
   // The budget fired well before the turn limit and every call was charged.
   void expect_budget_held(const EpisodeResult& r, const std::string& warning) {
-    EXPECT_EQ(r.stop_reason, "cost_budget");
+    EXPECT_STREQ(stop_reason_name(r.stop_reason), "cost_budget");
     EXPECT_LT(r.turns, 10);
     EXPECT_TRUE(std::isfinite(r.usage.cost_usd));
     EXPECT_GE(r.usage.cost_usd, 0.04);

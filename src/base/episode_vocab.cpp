@@ -1,9 +1,10 @@
-#include "eval/episode.h"
+#include "base/episode_vocab.h"
 
 #include <array>
+#include <stdexcept>
 #include <utility>
 
-namespace nki::eval {
+namespace nki {
 
 namespace {
 constexpr std::array<std::pair<Mode, const char*>, 3> kModes{{
@@ -32,6 +33,11 @@ std::optional<Mode> parse_mode(const std::string& s) {
   return std::nullopt;
 }
 
+Mode mode_from_name(const std::string& s) {
+  if (std::optional<Mode> m = parse_mode(s)) return *m;
+  throw std::invalid_argument("unknown mode '" + s + "' (expected agent, multi-turn or single-shot)");
+}
+
 const char* verdict_kind_name(VerdictKind k) {
   for (const auto& [kind, name] : kVerdicts)
     if (kind == k) return name;
@@ -44,4 +50,4 @@ std::optional<VerdictKind> parse_verdict_kind(const std::string& s) {
   return std::nullopt;
 }
 
-}  // namespace nki::eval
+}  // namespace nki

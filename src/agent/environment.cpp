@@ -1,0 +1,188 @@
+#include "agent/environment.h"
+
+#include <algorithm>
+
+#include "agent/code_extract.h"
+#include "agent/transcript.h"
+
+namespace nki::agent {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string outcome_of(const ToolResult& r) { return r.passed ? "ok" : failure_kind_name(r.failure); }
+
+Message user_message(const std::string& text) { return {Role::User, text, {}, "", "", false}; }
+
+// `fields` plus the ToolResult's fields, for tool_result and harness_check lines.
+ojson with_result(ojson fields, const ToolResult& r) {
+  ojson result_fields = tool_result_to_json(r);  // named: items() must not outlive a temporary
+  for (auto& [k, v] : result_fields.items()) fields[k] = v;
+  return fields;
+}
+
+}  // namespace
+
+const char* stop_reason_name(StopReason s) {
+  switch (s) {
+    case StopReason::Verified: return "verified";
+    case StopReason::Answered: return "answered";
+    case StopReason::MaxTurns: return "max_turns";
+    case StopReason::ApiError: return "api_error";
+    case StopReason::CostBudget: return "cost_budget";
+    case StopReason::TimeBudget: return "time_budget";
+  }
+  return "max_turns";
+}
+
+Environment::Environment(Mode mode, int max_turns, EpisodePrompts prompts, KernelTools& tools, EventSink events)
+    : mode_(mode),
+      max_turns_(mode == Mode::SingleShot ? 1 : std::max(1, max_turns)),
+      prompts_(std::move(prompts)),
+      tools_(tools),
+      events_(std::move(events)) {
+  toolbox_.add(compile_kernel_tool([this](const std::string& code) { return tools_.compile_kernel(code); }));
+  toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }));
+  for (KernelTool& extra : tools_.extra_tools()) toolbox_.add(std::move(extra));
+}
+
+Conversation Environment::reset() const {
+  Conversation c;
+  c.system = prompts_.system;
+  if (mode_ == Mode::Agent) c.tools = toolbox_.specs();
+  c.messages.push_back(user_message(prompts_.task));
+  return c;
+}
+
+void Environment::log(const std::string& type, ojson fields) {
+  if (events_) events_(type, std::move(fields));
+}
+
+void Environment::log_check(const ToolResult& r, int turn, bool final) {
+  log("harness_check", with_result({{"turn", turn}, {"final", final}}, r));
+}
+
+void Environment::set_kernel(const std::string& code) {
+  // Re-submitting the same kernel keeps the turn that first produced it, so turns-to-pass counts
+  // when the passing kernel was written, not when it was last repeated (multi-turn mode).
+  if (code == judged_.final_kernel && judged_.kernel_turn > 0) return;
+  judged_.final_kernel = code;
+  judged_.kernel_turn = turn_;
+}
+
+ToolResult Environment::verify(const std::string& code) {
+  auto it = verified_.find(code);
+  if (it != verified_.end()) return it->second;
+  ToolResult r = tools_.verify_kernel(code);
+  verified_[code] = r;
+  return r;
+}
+
+StepResult Environment::step(const Message& reply) {
+  StepResult out;
+  out.turn = ++turn_;
+  if (mode_ == Mode::Agent && !reply.tool_calls.empty()) step_tool_calls(reply, out);
+  else step_text_answer(reply, out);
+  if (!out.done && last_turn()) {
+    out.done = true;
+    out.stop = StopReason::MaxTurns;
+  }
+  return out;
+}
+
+void Environment::step_tool_calls(const Message& reply, StepResult& out) {
+  for (const auto& call : reply.tool_calls) {
+    ++judged_.tool_calls;
+    ToolExecution x = toolbox_.prepare(call);
+    log("tool_call", {{"turn", turn_}, {"id", call.id}, {"name", call.name}, {"code_chars", x.code.size()}});
+    if (!x.bad_call) set_kernel(x.code);
+    Toolbox::run(x);
+    if (!out.action.empty()) out.action += "+";  // e.g. "compile+verify" for two calls in one reply
+    out.action += x.action();
+    out.result = x.bad_call ? "bad_call" : outcome_of(x.result);
+    log("tool_result", with_result({{"turn", turn_}, {"id", call.id}, {"name", call.name}}, x.result));
+    out.messages.push_back({Role::Tool, x.result.text, {}, call.id, call.name, !x.result.passed});
+    // A passing verification ends the episode; later calls in the same reply are moot.
+    if (x.solved()) {
+      judged_.pass_turn = turn_;
+      out.done = true;
+      out.stop = StopReason::Verified;
+      return;
+    }
+  }
+}
+
+void Environment::step_text_answer(const Message& reply, StepResult& out) {
+  std::string code = extract_code_from_text(reply.content);
+  if (code.empty()) {
+    out.action = "text";
+    out.result = "no_code";
+    if (!last_turn()) out.messages.push_back(user_message(prompts_.no_code_followup));
+    out.done = mode_ == Mode::SingleShot;  // stop = MaxTurns: the one reply had no kernel
+    return;
+  }
+  set_kernel(code);
+  out.action = "answer";
+  out.result = "unchecked";
+  switch (mode_) {
+    case Mode::SingleShot:
+      out.done = true;
+      out.stop = StopReason::Answered;
+      return;
+    case Mode::MultiTurn:
+      if (!last_turn()) out.messages.push_back(user_message(prompts_.review_followup));
+      return;
+    case Mode::Agent: {
+      // The model answered in prose instead of calling a tool: the harness checks the kernel and
+      // feeds the outcome back, as if verify_kernel had been called.
+      ToolResult r = verify(code);
+      log_check(r, turn_, false);
+      out.result = outcome_of(r);
+      if (r.passed) {
+        judged_.pass_turn = turn_;
+        out.done = true;
+        out.stop = StopReason::Verified;
+        return;
+      }
+      if (!last_turn()) out.messages.push_back(user_message(render_template(prompts_.feedback, {{"result", r.text}})));
+      return;
+    }
+  }
+}
+
+// The harness verdict on the final kernel, whatever the model said about it.
+Judgement Environment::finish(StopReason stop, int turns) {
+  Judgement& j = judged_;
+  bool budget = stop == StopReason::CostBudget || stop == StopReason::TimeBudget;
+  if (j.final_kernel.empty()) {
+    j.verdict = stop == StopReason::ApiError ? VerdictKind::ApiError
+                : budget                     ? VerdictKind::BudgetExhausted
+                                             : VerdictKind::NoCode;
+    j.final_check = {false, "no kernel was produced", FailureKind::Unspecified};
+    return j;
+  }
+  j.final_check = tools_.final_verdict(j.final_kernel);
+  if (j.final_check.passed) {
+    j.verdict = VerdictKind::Pass;
+    if (j.pass_turn == 0) j.pass_turn = j.kernel_turn;
+  } else if (stop == StopReason::ApiError) {
+    j.pass_turn = 0;
+    j.verdict = VerdictKind::ApiError;
+  } else if (budget) {
+    j.pass_turn = 0;
+    j.verdict = VerdictKind::BudgetExhausted;
+  } else {
+    // A kernel can pass the verify tool's public trials and still fail the held-out ones.
+    j.pass_turn = 0;
+    FailureKind kind = j.final_check.failure;
+    if (kind == FailureKind::Unspecified)
+      kind = tools_.compile_kernel(j.final_kernel).passed ? FailureKind::Mismatch : FailureKind::CompileError;
+    j.verdict = kind == FailureKind::CompileError   ? VerdictKind::CompileError
+                : kind == FailureKind::RuntimeError ? VerdictKind::RuntimeError
+                                                    : VerdictKind::Mismatch;
+  }
+  log_check(j.final_check, turns, true);
+  return j;
+}
+
+}  // namespace nki::agent

@@ -1,0 +1,44 @@
+// Judging one kernel for the RL server: compile, verify on the public trials, and the reward on
+// the public plus held-out trials. Plain functions over the toolchain, without HTTP, so they
+// can be tested and reused directly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "task/task_spec.h"
+#include "toolchain/toolchain.h"
+
+namespace nki::serve {
+
+// binary: the paper's GRPO reward, +1 for a kernel that passes, -0.5 otherwise.
+// graded: tiers, so that a policy that cannot pass yet still sees progress (docs/serve.md).
+// perf: pass x a speedup term from the cost model; refused until the cost model exists.
+enum class RewardKind { Binary, Graded, Perf };
+
+std::optional<RewardKind> parse_reward_kind(const std::string& s);
+const char* reward_kind_name(RewardKind k);
+
+// Limits and secrets every evaluation of this server shares.
+struct EvalSettings {
+  toolchain::RunSettings run;  // isolation (wall time, memory) per compile or simulation
+  int held_out_trials = 2;     // added to the public trials of every reward
+  uint64_t held_out_secret = 0;
+};
+
+// The diagnostic codes of a kernel stopped by a resource limit (time or memory), not judged.
+bool is_limit_code(const std::string& code);
+
+// {"ok", "kernel", "diagnostics": [...], "text", "limit_exceeded"}.
+nlohmann::ordered_json compile_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
+// verify on the task's public trials: {"status", "passed", "text", "report": {...}, "limit_exceeded"}.
+nlohmann::ordered_json verify_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
+// {"reward", "kind", "verdict", "tier", "fraction_correct", "held_out_trials", "limit_exceeded"}.
+// Throws std::invalid_argument for RewardKind::Perf.
+nlohmann::ordered_json reward_json(const TaskSpec& task, const std::string& code, RewardKind kind,
+                                   const EvalSettings& s);
+
+}  // namespace nki::serve

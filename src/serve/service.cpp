@@ -1,0 +1,435 @@
+#include "serve/service.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <thread>
+
+#include "agent/code_extract.h"
+#include "agent/environment.h"
+#include "agent/prompts.h"
+#include "agent/transcript.h"
+#include "task/verify.h"
+#include "toolchain/agent_glue.h"
+
+namespace nki::serve {
+
+using json = nlohmann::json;
+using ojson = nlohmann::ordered_json;
+using Clock = std::chrono::steady_clock;
+
+// A multi-turn episode: the task's simulator tools and the agent Environment over them. One
+// step at a time (`busy`); the store drops it after ServiceConfig::episode_idle_seconds.
+struct Service::Episode {
+  std::string id;
+  std::string task_id;
+  RewardKind reward = RewardKind::Binary;
+  std::unique_ptr<toolchain::SimulatorTools> tools;
+  std::unique_ptr<agent::Environment> env;
+  Clock::time_point last_used = Clock::now();
+  bool busy = false;
+  bool done = false;
+  ojson final;  // the done response's verdict and reward, repeated to late steps
+};
+
+// Holds one of the `jobs` workers for the duration of a kernel evaluation.
+class Service::WorkerSlot {
+ public:
+  explicit WorkerSlot(Service& s) : s_(s) {
+    std::unique_lock<std::mutex> lock(s_.pool_mutex_);
+    ++s_.stats_.waiting;
+    bool got = s_.pool_cv_.wait_for(lock, std::chrono::duration<double>(s_.config_.queue_seconds),
+                                    [&] { return s_.free_workers_ > 0; });
+    --s_.stats_.waiting;
+    if (!got) throw ApiError(503, "busy", "every worker stayed busy for " + std::to_string(s_.config_.queue_seconds) + " s; retry later");
+    --s_.free_workers_;
+    ++s_.stats_.busy_workers;
+  }
+  ~WorkerSlot() {
+    {
+      std::lock_guard<std::mutex> lock(s_.pool_mutex_);
+      ++s_.free_workers_;
+      --s_.stats_.busy_workers;
+    }
+    s_.pool_cv_.notify_one();
+  }
+
+ private:
+  Service& s_;
+};
+
+namespace {
+
+std::string required_string(const json& body, const char* key) {
+  if (!body.is_object()) throw ApiError(400, "bad_request", "the request body must be a JSON object");
+  auto it = body.find(key);
+  if (it == body.end()) throw ApiError(400, "bad_request", std::string("missing field '") + key + "'");
+  if (!it->is_string()) throw ApiError(400, "bad_request", std::string("field '") + key + "' must be a string");
+  return it->get<std::string>();
+}
+
+std::string optional_string(const json& body, const char* key, const std::string& fallback) {
+  auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return fallback;
+  if (!it->is_string()) throw ApiError(400, "bad_request", std::string("field '") + key + "' must be a string");
+  return it->get<std::string>();
+}
+
+Mode mode_of(const std::string& name) {
+  std::optional<Mode> m = parse_mode(name);
+  if (!m) throw ApiError(400, "bad_request", "unknown mode '" + name + "' (agent, multi-turn or single-shot)");
+  return *m;
+}
+
+RewardKind reward_of(const std::string& name) {
+  std::optional<RewardKind> k = parse_reward_kind(name);
+  if (!k) throw ApiError(400, "bad_request", "unknown reward '" + name + "' (binary, graded or perf)");
+  if (*k == RewardKind::Perf)
+    throw ApiError(501, "not_implemented",
+                   "reward 'perf' needs the cost model, which is not built yet; use 'binary' or 'graded'");
+  return *k;
+}
+
+// A tool schema as OpenAI's chat API takes it (TRL and verl use the same shape).
+ojson tool_json(const agent::ToolSpec& t) {
+  return {{"type", "function"},
+          {"function", {{"name", t.name}, {"description", t.description}, {"parameters", ojson::parse(t.parameters_schema)}}}};
+}
+
+ojson messages_json(const agent::Conversation& c) {
+  ojson out = ojson::array();
+  out.push_back({{"role", "system"}, {"content", c.system}});
+  for (const agent::Message& m : c.messages) out.push_back({{"role", "user"}, {"content", m.content}});
+  return out;
+}
+
+// The model's reply in OpenAI chat format ({"role":"assistant","content":...,"tool_calls":
+// [{"id","type":"function","function":{"name","arguments"}}]}) or this project's transcript
+// format ({"tool_calls":[{"id","name","arguments"}]}).
+agent::Message reply_from_json(const json& j) {
+  if (!j.is_object()) throw ApiError(400, "bad_request", "'message' must be an object");
+  agent::Message m;
+  m.role = agent::Role::Assistant;
+  if (j.contains("content") && j["content"].is_string()) m.content = j["content"].get<std::string>();
+  else if (j.contains("content") && !j["content"].is_null())
+    throw ApiError(400, "bad_request", "'content' must be a string or null");
+  if (j.contains("tool_calls") && !j["tool_calls"].is_null()) {
+    if (!j["tool_calls"].is_array()) throw ApiError(400, "bad_request", "'tool_calls' must be an array");
+    int n = 0;
+    for (const json& c : j["tool_calls"]) {
+      if (!c.is_object()) throw ApiError(400, "bad_request", "each tool call must be an object");
+      const json& f = c.contains("function") ? c["function"] : c;
+      agent::ToolCall call;
+      call.id = optional_string(c, "id", "call_" + std::to_string(++n));
+      call.name = optional_string(f, "name", "");
+      auto a = f.find("arguments");
+      if (a != f.end() && a->is_string()) call.arguments = a->get<std::string>();
+      else if (a != f.end() && a->is_object()) call.arguments = a->dump();
+      m.tool_calls.push_back(std::move(call));
+    }
+  }
+  return m;
+}
+
+// The kernel of a reward item: "code" verbatim, or extracted from a model's "completion" text
+// by the agent's own extractor (the last ```python block, or plain kernel source).
+std::string code_of(const json& item) {
+  if (item.contains("completion") && !item.contains("code"))
+    return agent::extract_code_from_text(required_string(item, "completion"));
+  return required_string(item, "code");
+}
+
+std::string random_id() {
+  std::ostringstream s;
+  s << std::hex << fresh_secret();
+  return s.str();
+}
+
+}  // namespace
+
+Service::Service(ServiceConfig config) : config_(std::move(config)) {
+  free_workers_ = std::max(1, config_.jobs);
+  eval_.held_out_trials = config_.held_out_trials;
+  eval_.held_out_secret = config_.held_out_secret;
+  eval_.run.isolation.wall_seconds = config_.kernel_seconds;
+  eval_.run.isolation.memory_bytes = config_.kernel_memory_bytes;
+  eval_.run.machine.max_seconds = config_.kernel_seconds;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(config_.tasks_root, ec)) {
+    if (!std::filesystem::exists(entry.path() / "task.json")) continue;
+    TaskSpec t = load_task(entry.path().string());
+    tasks_.emplace(t.id, std::move(t));
+  }
+  if (ec) throw IoError("cannot read the tasks directory '" + config_.tasks_root + "': " + ec.message());
+  if (tasks_.empty()) throw IoError("no task (DIR/<id>/task.json) under '" + config_.tasks_root + "'");
+}
+
+Service::~Service() = default;
+
+ojson Service::health() const {
+  return {{"status", "ok"}, {"tasks", tasks_.size()}, {"jobs", config_.jobs},
+          {"held_out_trials", config_.held_out_trials}};
+}
+
+ojson Service::list_tasks() const {
+  ojson out = ojson::array();
+  for (const auto& [id, t] : tasks_) out.push_back({{"id", id}, {"level", t.level}});
+  return {{"tasks", out}};
+}
+
+const TaskSpec& Service::task_by_id(const std::string& id) const {
+  auto it = tasks_.find(id);  // a map lookup only: a task id is never used as a path
+  if (it == tasks_.end()) throw ApiError(404, "unknown_task", "no task '" + id + "'");
+  return it->second;
+}
+
+const TaskSpec& Service::task(const json& body) const { return task_by_id(required_string(body, "task")); }
+
+ojson Service::task_prompt(const std::string& id, const std::string& mode_name_) const {
+  const TaskSpec& t = task_by_id(id);
+  Mode mode = mode_of(mode_name_.empty() ? "agent" : mode_name_);
+  agent::EpisodePrompts p = agent::build_episode_prompts(agent::resolve_prompts_dir(config_.prompts_dir),
+                                                         toolchain::task_info(t), mode, 10);
+  ojson tools = ojson::array();
+  if (mode == Mode::Agent)
+    for (const agent::ToolSpec& s : agent::kernel_tool_specs()) tools.push_back(tool_json(s));
+  return {{"task", id},
+          {"mode", mode_name(mode)},
+          {"messages", ojson::array({{{"role", "system"}, {"content", p.system}}, {{"role", "user"}, {"content", p.task}}})},
+          {"tools", tools}};
+}
+
+template <class F>
+ojson Service::judge(const json& body, F&& fn) {
+  const TaskSpec& t = task(body);
+  std::string code = required_string(body, "code");
+  WorkerSlot slot(*this);
+  ++stats_.kernels_judged;
+  ojson r = fn(t, code);
+  if (r.value("limit_exceeded", false)) {
+    ++stats_.limit_exceeded;
+    throw ApiError(422, "kernel_limit_exceeded",
+                   "the kernel was stopped by this server's per-kernel limits (" + std::to_string(config_.kernel_seconds) +
+                       " s): " + r.value("text", std::string()).substr(0, 400));
+  }
+  return r;
+}
+
+ojson Service::compile(const json& body) {
+  return judge(body, [&](const TaskSpec& t, const std::string& c) { return compile_kernel_json(t, c, eval_); });
+}
+
+ojson Service::verify(const json& body) {
+  return judge(body, [&](const TaskSpec& t, const std::string& c) { return verify_kernel_json(t, c, eval_); });
+}
+
+// One {task, code, reward} item. Identical inputs give identical results: verification is
+// seeded by the task and the server's held-out secret, and results are memoised; a kernel cut
+// by a time or memory limit is the exception (its result depends on load), so it is not cached.
+ojson Service::reward_one(const json& item) {
+  const TaskSpec& t = task(item);
+  RewardKind kind = reward_of(optional_string(item, "reward", "binary"));
+  std::string code = code_of(item);
+  if (code.empty()) {
+    // A completion without a kernel in it: the bottom of either scale, nothing to judge.
+    ++stats_.rewards;
+    return {{"reward", kind == RewardKind::Binary ? -0.5 : 0.0}, {"kind", reward_kind_name(kind)},
+            {"verdict", "no_code"}, {"passed", false}, {"tier", "none"}, {"fraction_correct", 0.0},
+            {"trials", 0}, {"held_out_trials", 0}, {"limit_exceeded", false}, {"task", t.id}};
+  }
+  std::string key = std::string(reward_kind_name(kind)) + '\0' + t.id + '\0' + code;
+  ++stats_.rewards;
+  {
+    std::lock_guard<std::mutex> lock(cache_mutex_);
+    auto it = reward_cache_.find(key);
+    if (it != reward_cache_.end()) {
+      ++stats_.reward_cache_hits;
+      return it->second;
+    }
+  }
+  ojson r;
+  {
+    WorkerSlot slot(*this);
+    ++stats_.kernels_judged;
+    r = reward_json(t, code, kind, eval_);
+  }
+  r["task"] = t.id;
+  if (r.value("limit_exceeded", false)) {
+    ++stats_.limit_exceeded;
+    return r;
+  }
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  if (reward_cache_.size() >= config_.cache_entries) reward_cache_.clear();
+  reward_cache_[key] = r;
+  return r;
+}
+
+ojson Service::reward(const json& body) {
+  if (!body.is_object()) throw ApiError(400, "bad_request", "the request body must be a JSON object");
+  if (!body.contains("items")) return reward_one(body);
+  const json& items = body["items"];
+  if (!items.is_array()) throw ApiError(400, "bad_request", "'items' must be an array");
+  if (items.size() > config_.max_batch)
+    throw ApiError(413, "batch_too_large", "at most " + std::to_string(config_.max_batch) + " items per batch");
+  // Validate every item before judging any, so a bad item fails the batch at once.
+  std::string default_reward = optional_string(body, "reward", "binary");
+  std::vector<json> work;
+  for (const json& it : items) {
+    if (!it.is_object()) throw ApiError(400, "bad_request", "each item must be an object");
+    json w = it;
+    if (!w.contains("reward")) w["reward"] = default_reward;
+    task(w);
+    code_of(w);
+    reward_of(optional_string(w, "reward", "binary"));
+    work.push_back(std::move(w));
+  }
+  // Items are judged on up to `jobs` threads; the worker pool bounds the kernels in flight.
+  std::vector<ojson> results(work.size());
+  std::vector<std::exception_ptr> errors(work.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < work.size();) {
+      try {
+        results[i] = reward_one(work[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  size_t n = std::min<size_t>(work.size(), static_cast<size_t>(std::max(1, config_.jobs)));
+  for (size_t i = 1; i < n; ++i) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+  for (auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  ojson out = ojson::array();
+  for (auto& r : results) out.push_back(std::move(r));
+  return {{"results", out}};
+}
+
+size_t Service::active_episodes() const {
+  std::lock_guard<std::mutex> lock(episodes_mutex_);
+  return episodes_.size();
+}
+
+void Service::expire_episodes() {
+  auto now = Clock::now();
+  auto idle = std::chrono::duration<double>(config_.episode_idle_seconds);
+  std::lock_guard<std::mutex> lock(episodes_mutex_);
+  for (auto it = episodes_.begin(); it != episodes_.end();) {
+    if (!it->second->busy && now - it->second->last_used > idle) {
+      it = episodes_.erase(it);
+      ++stats_.episodes_expired;
+    } else {
+      ++it;
+    }
+  }
+}
+
+ojson Service::start_episode(const json& body) {
+  expire_episodes();
+  const TaskSpec& t = task(body);
+  Mode mode = mode_of(optional_string(body, "mode", "agent"));
+  RewardKind kind = reward_of(optional_string(body, "reward", "binary"));
+  int max_turns = 10;
+  if (body.contains("max_turns")) {
+    if (!body["max_turns"].is_number_integer()) throw ApiError(400, "bad_request", "'max_turns' must be an integer");
+    max_turns = body["max_turns"].get<int>();
+    if (max_turns < 1 || max_turns > config_.max_turns)
+      throw ApiError(400, "bad_request", "'max_turns' must be in [1, " + std::to_string(config_.max_turns) + "]");
+  }
+  auto e = std::make_shared<Episode>();
+  e->id = random_id();
+  e->task_id = t.id;
+  e->reward = kind;
+  toolchain::RunSettings run = eval_.run;
+  e->tools = std::make_unique<toolchain::SimulatorTools>(t, run, toolchain::HeldOut{eval_.held_out_trials, eval_.held_out_secret});
+  agent::EpisodePrompts prompts = agent::build_episode_prompts(agent::resolve_prompts_dir(config_.prompts_dir),
+                                                               toolchain::task_info(t), mode, max_turns);
+  e->env = std::make_unique<agent::Environment>(mode, max_turns, std::move(prompts), *e->tools);
+  agent::Conversation c = e->env->reset();
+  ojson tools = ojson::array();
+  for (const agent::ToolSpec& s : c.tools) tools.push_back(tool_json(s));
+  {
+    std::lock_guard<std::mutex> lock(episodes_mutex_);
+    if (episodes_.size() >= config_.max_episodes)
+      throw ApiError(503, "too_many_episodes", "the server holds " + std::to_string(config_.max_episodes) +
+                                                   " episodes; finish or delete some, or wait for idle ones to expire");
+    episodes_[e->id] = e;
+  }
+  ++stats_.episodes_started;
+  return {{"episode_id", e->id}, {"task", t.id}, {"mode", mode_name(mode)}, {"max_turns", e->env->max_turns()},
+          {"reward", reward_kind_name(kind)}, {"messages", messages_json(c)}, {"tools", tools}};
+}
+
+ojson Service::episode_reward(Episode& e, agent::StopReason stop) {
+  agent::Judgement j = e.env->finish(stop, e.env->turn());
+  double reward;
+  if (e.reward == RewardKind::Binary || j.final_kernel.empty()) {
+    reward = j.verdict == VerdictKind::Pass ? 1.0 : -0.5;
+    if (e.reward == RewardKind::Graded) reward = 0.0;  // no kernel: the bottom tier
+  } else {
+    reward = reward_json(task_by_id(e.task_id), j.final_kernel, e.reward, eval_)["reward"];
+  }
+  return {{"verdict", verdict_kind_name(j.verdict)}, {"reward", reward}, {"final_kernel", j.final_kernel},
+          {"kernel_turn", j.kernel_turn}, {"pass_turn", j.pass_turn}, {"tool_calls", j.tool_calls}};
+}
+
+ojson Service::step_episode(const std::string& id, const json& body) {
+  expire_episodes();
+  std::shared_ptr<Episode> e;
+  {
+    std::lock_guard<std::mutex> lock(episodes_mutex_);
+    auto it = episodes_.find(id);
+    if (it == episodes_.end()) throw ApiError(404, "unknown_episode", "no episode '" + id + "' (finished long ago, expired or never started)");
+    e = it->second;
+    if (e->busy) throw ApiError(409, "episode_busy", "a step of this episode is still running");
+    if (e->done) throw ApiError(409, "episode_done", "the episode is over; start a new one");
+    e->busy = true;
+  }
+  struct Release {
+    Service& s;
+    Episode& e;
+    ~Release() {
+      std::lock_guard<std::mutex> lock(s.episodes_mutex_);
+      e.busy = false;
+      e.last_used = Clock::now();
+    }
+  } release{*this, *e};
+  if (!body.is_object() || !body.contains("message"))
+    throw ApiError(400, "bad_request", "the body must be {\"message\": <the model's assistant message>}");
+  agent::Message reply = reply_from_json(body["message"]);
+  ++stats_.episode_steps;
+  ojson out;
+  {
+    WorkerSlot slot(*this);
+    agent::StepResult step = e->env->step(reply);
+    ojson msgs = ojson::array();
+    for (const agent::Message& m : step.messages) {
+      if (m.role == agent::Role::Tool)
+        msgs.push_back({{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"name", m.tool_name}, {"content", m.content}});
+      else
+        msgs.push_back({{"role", "user"}, {"content", m.content}});
+    }
+    out = {{"episode_id", id}, {"turn", step.turn}, {"messages", msgs}, {"done", step.done},
+           {"action", step.action}, {"result", step.result}};
+    if (step.done) {
+      out["stop_reason"] = agent::stop_reason_name(step.stop);
+      ojson fin = episode_reward(*e, step.stop);
+      for (auto& [k, v] : fin.items()) out[k] = v;
+      e->done = true;
+    } else {
+      out["reward"] = 0.0;
+    }
+  }
+  return out;
+}
+
+ojson Service::delete_episode(const std::string& id) {
+  std::lock_guard<std::mutex> lock(episodes_mutex_);
+  if (episodes_.erase(id) == 0) throw ApiError(404, "unknown_episode", "no episode '" + id + "'");
+  return {{"deleted", id}};
+}
+
+}  // namespace nki::serve

@@ -1,0 +1,108 @@
+// The RL environment service behind `nkiagent serve`: tasks, single-shot judging (compile,
+// verify, reward) and multi-turn episodes, as JSON in and JSON out. HTTP lives in http_server.h;
+// this class knows nothing about sockets, so every endpoint is testable as a function call.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/environment.h"
+#include "serve/evaluate.h"
+#include "task/task_spec.h"
+
+namespace nki::serve {
+
+// A request the service refuses: HTTP status, stable machine-readable code, and a message.
+struct ApiError : std::runtime_error {
+  ApiError(int status_, std::string code_, const std::string& message)
+      : std::runtime_error(message), status(status_), code(std::move(code_)) {}
+  int status;
+  std::string code;
+};
+
+struct ServiceConfig {
+  std::string tasks_root;
+  std::string prompts_dir;           // empty: agent::resolve_prompts_dir("")
+  int jobs = 2;                      // kernels judged at once (each in an isolated child)
+  double kernel_seconds = 60;        // wall limit per compile or simulation of one kernel
+  int64_t kernel_memory_bytes = 0;   // address-space limit per child; 0: the toolchain default
+  int held_out_trials = 2;
+  uint64_t held_out_secret = 0;      // per server; seeds the held-out trials of every reward
+  double episode_idle_seconds = 600; // an episode without a step for this long is dropped
+  size_t max_episodes = 256;
+  size_t max_batch = 64;             // items per batch request
+  int max_turns = 50;                // upper bound a client may ask for
+  double queue_seconds = 120;        // longest wait for a worker before 503
+  size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result)
+};
+
+class Service {
+ public:
+  explicit Service(ServiceConfig config);  // loads every task under tasks_root
+  ~Service();
+
+  nlohmann::ordered_json health() const;
+  nlohmann::ordered_json list_tasks() const;
+  nlohmann::ordered_json task_prompt(const std::string& id, const std::string& mode) const;
+  nlohmann::ordered_json compile(const nlohmann::json& body);
+  nlohmann::ordered_json verify(const nlohmann::json& body);
+  nlohmann::ordered_json reward(const nlohmann::json& body);
+  nlohmann::ordered_json start_episode(const nlohmann::json& body);
+  nlohmann::ordered_json step_episode(const std::string& id, const nlohmann::json& body);
+  nlohmann::ordered_json delete_episode(const std::string& id);
+
+  // Counters for /metrics (Prometheus text is written by the HTTP layer).
+  struct Stats {
+    std::atomic<long long> kernels_judged{0};
+    std::atomic<long long> rewards{0};
+    std::atomic<long long> reward_cache_hits{0};
+    std::atomic<long long> limit_exceeded{0};
+    std::atomic<long long> episodes_started{0};
+    std::atomic<long long> episodes_expired{0};
+    std::atomic<long long> episode_steps{0};
+    std::atomic<int> busy_workers{0};
+    std::atomic<int> waiting{0};
+  };
+  const Stats& stats() const { return stats_; }
+  size_t active_episodes() const;
+  const ServiceConfig& config() const { return config_; }
+  size_t task_count() const { return tasks_.size(); }
+
+ private:
+  struct Episode;
+  class WorkerSlot;
+
+  const TaskSpec& task(const nlohmann::json& body) const;
+  const TaskSpec& task_by_id(const std::string& id) const;
+  template <class F> nlohmann::ordered_json judge(const nlohmann::json& body, F&& fn);
+  nlohmann::ordered_json reward_one(const nlohmann::json& item);
+  nlohmann::ordered_json episode_reward(Episode& e, agent::StopReason stop);
+  void expire_episodes();
+
+  ServiceConfig config_;
+  EvalSettings eval_;
+  std::map<std::string, TaskSpec> tasks_;
+  mutable Stats stats_;
+
+  std::mutex pool_mutex_;
+  std::condition_variable pool_cv_;
+  int free_workers_ = 0;
+
+  std::mutex cache_mutex_;
+  std::unordered_map<std::string, nlohmann::ordered_json> reward_cache_;
+
+  mutable std::mutex episodes_mutex_;
+  std::map<std::string, std::shared_ptr<Episode>> episodes_;
+  uint64_t next_episode_ = 1;
+};
+
+}  // namespace nki::serve

@@ -1,0 +1,152 @@
+// The tool box and the reset/step environment on their own, and a third tool registered through
+// KernelTools::extra_tools reaching the model and the loop without any loop change.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "agent/agent_loop.h"
+#include "agent/environment.h"
+#include "agent/replay_client.h"
+#include "agent/toolbox.h"
+#include "test_support.h"
+
+namespace nki::agent {
+namespace {
+
+using namespace nki::agent::testing;
+
+TaskInfo add_task() {
+  TaskInfo t;
+  t.id = "l1_add_fp32";
+  t.reference_source = "class Model(nn.Module):\n    def forward(self, a, b):\n        return a + b\n";
+  t.inputs = {{"a", "[256, 1024]", "float32"}, {"b", "[256, 1024]", "float32"}};
+  t.outputs = {{"out0", "[256, 1024]", "float32"}};
+  t.tolerance = "atol=1e-3, rtol=1e-3";
+  return t;
+}
+
+EpisodePrompts prompts(Mode mode, int turns) {
+  return build_episode_prompts(std::string(NKI_SOURCE_DIR) + "/prompts", add_task(), mode, turns);
+}
+
+Message tool_call(const std::string& name, const std::string& code) {
+  Message m{Role::Assistant, "", {}, "", "", false};
+  m.tool_calls.push_back({"c1", name, nlohmann::json({{"code", code}}).dump()});
+  return m;
+}
+
+// MarkerTools plus a profiler: one registration, no loop edit.
+struct ProfilingTools : MarkerTools {
+  std::vector<KernelTool> extra_tools() override {
+    KernelTool t;
+    t.spec = {"profile_kernel", "Estimate the kernel's latency.", kernel_code_schema()};
+    t.action = "profile";
+    t.run = [this](const std::string& code) {
+      ++profiles;
+      return ToolResult(true, "latency: " + std::to_string(code.size()) + " us");
+    };
+    return {t};
+  }
+  int profiles = 0;
+};
+
+TEST(Toolbox, ExecutesByNameAndReportsBadCalls) {
+  int compiles = 0;
+  Toolbox box;
+  box.add(compile_kernel_tool([&](const std::string&) { ++compiles; return ToolResult(true, "ok"); }));
+  box.add(verify_kernel_tool([](const std::string&) { return ToolResult(true, "PASS"); }));
+  EXPECT_EQ(box.names(), (std::vector<std::string>{"compile_kernel", "verify_kernel"}));
+  EXPECT_THROW(box.add(compile_kernel_tool(nullptr)), std::invalid_argument);
+
+  ToolExecution ok = box.execute({"1", "compile_kernel", R"({"code":"def k(): pass"})"});
+  EXPECT_FALSE(ok.bad_call);
+  EXPECT_EQ(ok.code, "def k(): pass");
+  EXPECT_EQ(ok.action(), "compile");
+  EXPECT_FALSE(ok.solved());  // compiling never ends the episode
+  EXPECT_EQ(compiles, 1);
+  EXPECT_TRUE(box.execute({"2", "verify_kernel", R"({"code":"x"})"}).solved());
+
+  ToolExecution unknown = box.execute({"3", "run_kernel", R"({"code":"x"})"});
+  EXPECT_TRUE(unknown.bad_call);
+  EXPECT_EQ(unknown.result.text, "unknown tool 'run_kernel'; the tools are compile_kernel and verify_kernel");
+  ToolExecution bad = box.execute({"4", "compile_kernel", "{not json"});
+  EXPECT_TRUE(bad.bad_call);
+  EXPECT_FALSE(bad.result.text.empty());
+  EXPECT_EQ(compiles, 1);  // bad calls never reach the tool
+}
+
+TEST(Environment, ResetOffersToolsOnlyInAgentMode) {
+  MarkerTools tools;
+  Environment agent(Mode::Agent, 3, prompts(Mode::Agent, 3), tools);
+  Conversation c = agent.reset();
+  ASSERT_EQ(c.tools.size(), 2u);
+  ASSERT_EQ(c.messages.size(), 1u);
+  EXPECT_EQ(c.messages[0].role, Role::User);
+  Environment single(Mode::SingleShot, 3, prompts(Mode::SingleShot, 3), tools);
+  EXPECT_TRUE(single.reset().tools.empty());
+  EXPECT_EQ(single.max_turns(), 1);
+}
+
+TEST(Environment, StepsToAVerifiedPassAndJudges) {
+  MarkerTools tools;
+  Environment env(Mode::Agent, 3, prompts(Mode::Agent, 3), tools);
+  StepResult s1 = env.step(tool_call("compile_kernel", kBadKernel));
+  EXPECT_FALSE(s1.done);
+  ASSERT_EQ(s1.messages.size(), 1u);
+  EXPECT_EQ(s1.messages[0].role, Role::Tool);
+  EXPECT_TRUE(s1.messages[0].is_error);
+  EXPECT_EQ(s1.result, "compile_error");
+  StepResult s2 = env.step(tool_call("verify_kernel", kGoodKernel));
+  EXPECT_TRUE(s2.done);
+  EXPECT_EQ(s2.stop, StopReason::Verified);
+  Judgement j = env.finish(s2.stop, 2);
+  EXPECT_EQ(j.verdict, VerdictKind::Pass);
+  EXPECT_EQ(j.pass_turn, 2);
+  EXPECT_EQ(j.tool_calls, 2);
+  EXPECT_EQ(tools.finals, 1);
+}
+
+TEST(Environment, MultiTurnAsksForReviewUntilTheLastTurn) {
+  MarkerTools tools;
+  Environment env(Mode::MultiTurn, 2, prompts(Mode::MultiTurn, 2), tools);
+  StepResult s1 = env.step({Role::Assistant, "```python\n" + std::string(kWrongKernel) + "```", {}, "", "", false});
+  EXPECT_FALSE(s1.done);
+  ASSERT_EQ(s1.messages.size(), 1u);
+  EXPECT_EQ(s1.messages[0].role, Role::User);  // the review follow-up
+  EXPECT_EQ(s1.result, "unchecked");
+  StepResult s2 = env.step({Role::Assistant, "no code this time", {}, "", "", false});
+  EXPECT_TRUE(s2.done);
+  EXPECT_EQ(s2.stop, StopReason::MaxTurns);
+  EXPECT_TRUE(s2.messages.empty());  // no follow-up after the last turn
+  EXPECT_EQ(env.finish(s2.stop, 2).verdict, VerdictKind::Mismatch);
+  EXPECT_EQ(tools.verifies, 0);  // multi-turn never shows the model a check
+}
+
+TEST(Environment, ARegisteredExtraToolReachesTheModelAndTheLoop) {
+  ProfilingTools tools;
+  std::vector<ModelReply> replies(2);
+  replies[0].message = tool_call("profile_kernel", kGoodKernel);
+  replies[1].message = tool_call("verify_kernel", kGoodKernel);
+  ReplayClient model(replies, "scripted");
+  EpisodeConfig cfg;
+  cfg.max_turns = 3;
+  EpisodeResult r = run_episode(cfg, prompts(Mode::Agent, 3), model, tools, nullptr);
+  EXPECT_EQ(tools.profiles, 1);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
+  EXPECT_EQ(r.stop_reason, StopReason::Verified);
+  ASSERT_EQ(r.turn_log.size(), 2u);
+  EXPECT_EQ(r.turn_log[0].action, "profile");
+  EXPECT_EQ(r.turn_log[0].result, "ok");
+  Environment env(Mode::Agent, 3, prompts(Mode::Agent, 3), tools);
+  EXPECT_EQ(env.tool_names(), (std::vector<std::string>{"compile_kernel", "verify_kernel", "profile_kernel"}));
+}
+
+TEST(StopReasons, HaveStableNames) {
+  EXPECT_STREQ(stop_reason_name(StopReason::Verified), "verified");
+  EXPECT_STREQ(stop_reason_name(StopReason::MaxTurns), "max_turns");
+  EXPECT_STREQ(stop_reason_name(StopReason::CostBudget), "cost_budget");
+  EXPECT_STREQ(stop_reason_name(StopReason::TimeBudget), "time_budget");
+}
+
+}  // namespace
+}  // namespace nki::agent
