@@ -40,10 +40,10 @@ TEST(TaskStats, ProfileUsesFirstFloatOutputAndLargestInputRank) {
 
 TEST(TaskStats, TablesCountPerLevelAndCategory) {
   std::vector<TaskProfile> ts = {
-      {"a", 1, "activation", "fp32", 2, true, false, false},
-      {"b", 1, "activation", "bf16", 4, false, true, false},
-      {"c", 2, "reduction", "fp32", 3, true, false, true},
-      {"d", 3, "matmul", "fp16", 2, false, false, false},
+      {"a", 1, "activation", "fp32", 2, true, false, false, "fa"},
+      {"b", 1, "activation", "bf16", 4, false, true, false, "fb"},
+      {"c", 2, "reduction", "fp32", 3, true, false, true, "fc"},
+      {"d", 3, "matmul", "fp16", 2, false, false, false, "fd"},
   };
   std::string s = render_composition(ts, "subset demo", false);
   EXPECT_NE(s.find("## Composition: subset demo (4 tasks)"), std::string::npos) << s;
