@@ -26,7 +26,8 @@ std::vector<OptionSpec> bench_options() {
                   "model: openai:NAME or anthropic:NAME (any name with --replay-dir); recorded\n"
                   "with the run (required)"),
       choice_option("mode", "agent|multi-turn|single-shot", {"agent", "multi-turn", "single-shot"}, "episode mode (required)"),
-      text_option("subset", "NAME", "ablation60 | balanced150 | all, from TASKS_DIR/subsets/NAME.txt (required)"),
+      text_option("subset", "NAME", "ablation60 | balanced150 | ...: TASKS_DIR/subsets/NAME.txt; all: every task\n"
+                  "directory (required)"),
       integer_option("jobs", "N", 1, 1024, "episodes run in parallel (does not change results)", "1"),
       integer_option("samples", "K", 1, 1000, "independent episodes per task, for pass@k", "1"),
       max_turns,

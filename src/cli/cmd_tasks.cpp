@@ -1,7 +1,8 @@
-// nkiagent tasks list | show ID | verify-solutions | audit  (issue 4, docs/tasks.md)
+// nkiagent tasks list | show ID | stats | verify-solutions | audit  (issue 4, docs/tasks.md)
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -9,7 +10,10 @@
 #include "base/dtype_convert.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "eval/task_list.h"
 #include "task/task_spec.h"
+#include "task/task_stats.h"
+#include "task/balanced_subset.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::cli {
@@ -22,21 +26,18 @@ std::string shape_text(const std::vector<int64_t>& s) {
   return t;
 }
 
+// The ids of --subset, through the one loader `bench` uses too (eval/task_list.h), so the two
+// commands agree on what every subset, `all` included, contains.
 std::vector<std::string> subset_ids(const std::string& root, const std::string& subset) {
+  std::vector<eval::TaskRef> refs;
+  try {
+    refs = eval::load_subset(root, subset);
+  } catch (const std::runtime_error& e) {
+    throw IoError(e.what());
+  }
   std::vector<std::string> ids;
-  if (subset.empty()) {
-    std::ifstream in(root + "/subsets/all.txt");
-    if (!in) throw IoError("no --subset given and " + root + "/subsets/all.txt does not exist");
-  }
-  std::string path = root + "/subsets/" + (subset.empty() ? "all" : subset) + ".txt";
-  std::ifstream in(path);
-  if (!in) throw IoError("cannot read subset list " + path);
-  std::string line;
-  while (std::getline(in, line)) {
-    line.erase(0, line.find_first_not_of(" \t"));
-    line.erase(line.find_last_not_of(" \t\r") + 1);
-    if (!line.empty() && line[0] != '#') ids.push_back(line);
-  }
+  ids.reserve(refs.size());
+  for (const eval::TaskRef& r : refs) ids.push_back(r.id);
   return ids;
 }
 
@@ -113,7 +114,7 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
   std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions";
   VerifyOptions vo;
   vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
-  std::vector<std::pair<double, std::string>> times;
+  std::vector<std::pair<double, std::string>> times, margins;
   int passed = 0, failed = 0;
   auto start = std::chrono::steady_clock::now();
   for (const std::string& id : ids) {
@@ -124,6 +125,17 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
     times.emplace_back(secs, id);
     if (rep.status == VerifyStatus::Pass) {
       ++passed;
+      // Low-precision tasks: how much of the tolerance the reference solution (fp32 statistics,
+      // one final rounding) uses; a thin margin means the tolerance is too tight for the dtype.
+      double used = 0.0;
+      bool low_precision = false;
+      for (const TrialReport& tr : rep.trials)
+        for (const OutputComparison& c : tr.outputs)
+          if (c.expected_dtype == DType::BFloat16 || c.expected_dtype == DType::Float16) {
+            low_precision = true;
+            used = std::max(used, c.tolerance_used);
+          }
+      if (low_precision) margins.emplace_back(used, id);
     } else {
       ++failed;
       std::cout << "FAIL " << id << ": " << render_verify_text(rep);
@@ -135,7 +147,17 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
   std::sort(times.rbegin(), times.rend());
   std::cout << "verify-solutions: " << ids.size() << " tasks in " << total << " s (golden data included); slowest:";
   for (size_t i = 0; i < std::min<size_t>(5, times.size()); ++i) std::cout << " " << times[i].second << " " << times[i].first << "s";
-  std::cout << "\n" << passed << " passed, " << failed << " failed\n";
+  std::cout << "\n";
+  if (!margins.empty()) {
+    std::sort(margins.rbegin(), margins.rend());
+    std::cout << "bf16/fp16 margins (max |a-e| / (atol + rtol|e|) of the reference solution; 1 fails):\n";
+    for (const auto& [used, id] : margins) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3f (margin %.0f %%)", used, 100.0 * (1.0 - used));
+      std::cout << "  margin " << id << " " << buf << "\n";
+    }
+  }
+  std::cout << passed << " passed, " << failed << " failed\n";
   return failed ? 1 : 0;
 }
 
@@ -160,14 +182,48 @@ int audit(const ParsedOptions& o, const std::string& root) {
   return failed ? 1 : 0;
 }
 
+int stats(const ParsedOptions& o, const std::string& root) {
+  std::string subset = o.text("subset");
+  std::vector<TaskProfile> profiles;
+  for (const std::string& id : subset_ids(root, subset)) profiles.push_back(profile_task(load_task(resolve_task_dir(id, root))));
+  std::cout << render_composition(profiles, "subset " + subset, o.has("cross"));
+  return 0;
+}
+
+// balanced150 from every task directory (the rule is in task/balanced_subset.h, docs/tasks.md).
+int select_balanced_subset(const ParsedOptions& o, const std::string& root) {
+  int per_level = static_cast<int>(o.integer("per-level").value_or(50));
+  std::vector<TaskProfile> pool;
+  for (const std::string& id : subset_ids(root, "all")) pool.push_back(profile_task(load_task(resolve_task_dir(id, root))));
+  std::vector<std::string> ids;
+  try {
+    ids = select_balanced(pool, per_level);
+  } catch (const std::invalid_argument& e) {
+    throw IoError(std::string("cannot select a balanced subset: ") + e.what());
+  }
+  std::string text = render_balanced_list(ids, per_level);
+  if (!o.has("out")) {
+    std::cout << text;
+    return 0;
+  }
+  std::ofstream out(o.text("out"), std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) throw IoError("cannot write " + o.text("out"));
+  std::cerr << "wrote " << ids.size() << " task ids to " << o.text("out") << "\n";
+  return 0;
+}
+
 int tasks(const ParsedOptions& o) {
-  if (o.positionals().empty()) throw UsageError("tasks needs a command: list, show, verify-solutions or audit");
+  if (o.positionals().empty()) throw UsageError("tasks needs a command: list, show, stats, select-balanced, verify-solutions or audit");
   std::string root = tasks_root_from(o);
   const std::string& sub = o.positionals()[0];
   if (sub != "show" && o.positionals().size() > 1)
     throw UsageError("unexpected argument '" + o.positionals()[1] + "' after tasks " + sub);
   if (sub == "list") return list_tasks(o, root);
   if (sub == "show") return show_task(o, root);
+  if (sub == "stats") return stats(o, root);
+  if (sub == "select-balanced") return select_balanced_subset(o, root);
   if (sub == "verify-solutions") return verify_solutions(o, root);
   if (sub == "audit") return audit(o, root);
   throw UsageError("unknown tasks command '" + sub + "'");
@@ -178,11 +234,17 @@ int tasks(const ParsedOptions& o) {
 Command make_tasks_command() {
   Command c;
   c.spec.name = "tasks";
-  c.spec.synopsis = "nkiagent tasks list|show ID|verify-solutions|audit [options]";
+  c.spec.synopsis = "nkiagent tasks list|show ID|stats|select-balanced|verify-solutions|audit [options]";
   c.spec.description =
       "commands:\n"
       "  list                one line per task: id, level, category, kernel arguments\n"
       "  show ID             the task's manifest summary and reference source\n"
+      "  stats               composition of the subset as Markdown tables: tasks per level,\n"
+      "                      dtype, input rank, category; awkward, multi-output and integer-input\n"
+      "                      counts (--cross adds level x category x dtype x rank)\n"
+      "  select-balanced     the balanced subset (--per-level N of each level, stratified by\n"
+      "                      category and dtype, from every task directory; rule in\n"
+      "                      docs/tasks.md) to --out FILE or stdout\n"
       "  verify-solutions    verify every reference solution (solutions/<id>.py) on the simulator\n"
       "                      against PyTorch; prints a summary and the slowest tasks\n"
       "  audit               prove that trivial kernels fail every task: outputs of all zeros, a\n"
@@ -193,11 +255,16 @@ Command make_tasks_command() {
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
   solutions.default_help = "TASKS_DIR/../solutions";
   c.spec.options = {
-      text_option("subset", "NAME", "the tasks listed in TASKS_DIR/subsets/NAME.txt",
+      text_option("subset", "NAME",
+                  "the tasks listed in TASKS_DIR/subsets/NAME.txt; all: every task directory",
                   "ablation60"),
       tasks_dir_option(),
       trials,
       solutions,
+      flag_option("cross", "for stats: also the level x category x dtype x rank table"),
+      integer_option("per-level", "N", 1, 1000, "for select-balanced: tasks per level", "50"),
+      text_option("out", "FILE", "for select-balanced: write the list here (e.g.\n"
+                  "TASKS_DIR/subsets/balanced150.txt)"),
   };
   c.spec.epilog = "exit status: 0 success, 1 a check failed, 2 usage or I/O error";
   c.run = tasks;

@@ -65,6 +65,9 @@ std::vector<std::string> all_task_ids(const fs::path& tasks_dir) {
 
 std::vector<TaskRef> load_subset(const std::string& tasks_dir, const std::string& subset) {
   fs::path root(tasks_dir);
+  if (subset == "all" && fs::exists(root / "subsets" / "all.txt"))
+    throw std::runtime_error((root / "subsets" / "all.txt").string() +
+                             ": 'all' is reserved for every task directory; remove or rename this list");
   std::vector<std::string> ids = subset == "all" ? all_task_ids(root)
                                                  : read_subset_ids(root / "subsets" / (subset + ".txt"));
   if (ids.empty()) throw std::runtime_error("subset '" + subset + "' has no tasks in " + tasks_dir);

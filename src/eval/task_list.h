@@ -1,8 +1,12 @@
 // Which (task, sample) episodes a run consists of.
 //
 // Subsets are explicit id lists (tasks/subsets/<name>.txt, one id per line, '#' comments);
-// "all" means every tasks/<id>/task.json. Only the id and "level" of each task are read here:
-// the runner must not depend on the task layer's full schema.
+// "all" means every tasks/<id>/task.json, sorted by id, and the name is reserved: a
+// subsets/all.txt is an error rather than a second, possibly different meaning of "all".
+// This is the one subset loader: `nkiagent bench` and `nkiagent tasks` both use it, so the two
+// commands always agree on which tasks a subset contains (docs/tasks.md, "Subsets"). Only the id
+// and "level" of each task are read here: the runner must not depend on the task layer's full
+// schema.
 #pragma once
 
 #include <string>

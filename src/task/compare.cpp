@@ -108,7 +108,10 @@ OutputComparison compare_output(const HostTensor& expected, DType expected_dtype
         c.max_abs_index = unravel(static_cast<int64_t>(i), expected.shape);
       }
       if (ev != 0.0) c.max_rel_err = std::max(c.max_rel_err, diff / std::fabs(ev));
-      bad = diff > tol.atol + tol.rtol * std::fabs(ev);
+      double allowed = tol.atol + tol.rtol * std::fabs(ev);
+      bad = diff > allowed;
+      if (allowed > 0) c.tolerance_used = std::max(c.tolerance_used, diff / allowed);
+      else if (diff > 0) c.tolerance_used = HUGE_VAL;
     }
     if (bad) {
       ++c.mismatches;

@@ -33,6 +33,19 @@ TEST(TaskList, AllMeansEveryTaskDirectorySorted) {
   EXPECT_EQ(tasks[2].id, "l3_t0");
 }
 
+TEST(TaskList, AllIsReservedForEveryTaskDirectory) {
+  auto dir = make_temp_dir("tasks");
+  write_fake_tasks(dir, 1);
+  std::ofstream(std::filesystem::path(dir) / "subsets" / "all.txt") << "l1_t0\n";
+  try {
+    load_subset(dir, "all");
+    FAIL() << "a subsets/all.txt must not silently change what 'all' means";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("all.txt"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("reserved"), std::string::npos) << e.what();
+  }
+}
+
 TEST(TaskList, ErrorsNameTheFile) {
   auto dir = make_temp_dir("tasks");
   write_fake_tasks(dir, 1);

@@ -305,7 +305,57 @@ TEST_F(GoldenTest, VerifyRepositoryTaskWithCppKernel) {
   EXPECT_FALSE(load_golden(t, 2, python_).cache_hit);
 }
 
-// Every task directory passes `golden.py --check` (manifest, reference, outputs, determinism).
+// Each task-quality rule of `golden.py --check` rejects a task that breaks it (docs/tasks.md,
+// "Task-quality checks"); the tiny task itself passes.
+TEST_F(GoldenTest, QualityChecksRejectDegenerateTasks) {
+  struct Case {
+    const char* what;
+    std::string reference_body;  // replaces "return 2 * x + self.w"
+    std::string manifest_from, manifest_to;
+    const char* message;
+  };
+  const std::vector<Case> cases = {
+      {"fine", "return 2 * x + self.w", "", "", nullptr},
+      {"nondeterministic", "return x + self.w + int.from_bytes(__import__('os').urandom(4), 'little') / 2**32", "", "",
+       "differs between two identical runs"},
+      {"constant", "return x * 0 + self.w.sum() * 0 + 3.0", "", "", "is constant"},
+      {"mostly zeros", "y = x + self.w\n        y[:, 1:] = 0\n        y[1:, 0] = 0\n        return y", "\"shape\": [4, 6]", "\"shape\": [5, 6]",
+       "% zeros"},
+      {"tolerance below rounding", "return 2 * x + self.w", "\"tolerance\": null",
+       "\"tolerance\": {\"atol\": 1e-3, \"rtol\": 1e-3}", "uses"},
+      {"ignored input", "return 2 * self.w.expand(4, 6)", "", "", "input 'x' does not affect any output"},
+      {"ignored parameter", "return 2 * x + self.w * 0", "", "", "parameter 'w' does not affect any output"},
+      {"forward arity", "return 2 * x + self.w if extra is None else x", "", "", "forward() takes 2 argument(s)"},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    std::string reference = kTinyReference;
+    reference.replace(reference.find("return 2 * x + self.w"), 21, c.reference_body);
+    if (std::string(c.what) == "forward arity") reference.replace(reference.find("(self, x)"), 9, "(self, x, extra=None)");
+    std::string manifest = kTinyTask;
+    if (!c.manifest_from.empty()) {
+      // The "mostly zeros" case needs [5, 6] in and out; replace every occurrence.
+      for (size_t at; (at = manifest.find(c.manifest_from)) != std::string::npos;)
+        manifest.replace(at, c.manifest_from.size(), c.manifest_to);
+    }
+    std::string id = "t_quality" + std::to_string(n++);
+    std::string renamed = manifest;
+    renamed.replace(renamed.find("t_tiny"), 6, id);
+    make_task(id, renamed, reference);
+    ProcessOptions o;
+    o.timeout_seconds = 120;
+    ProcessResult r = run_process({python_.path, golden_script_path(), "--check", tmp_ + "/" + id}, o);
+    if (!c.message) {
+      EXPECT_EQ(r.exit_code, 0) << c.what << ": " << r.err;
+      continue;
+    }
+    EXPECT_EQ(r.exit_code, 1) << c.what << ": " << r.out << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << c.what << ": " << r.err;
+  }
+}
+
+// Every task directory passes `golden.py --check` (manifest, reference, outputs, determinism and
+// the task-quality rules).
 TEST_F(GoldenTest, AllTasksPassGoldenCheck) {
   std::string root = std::string(NKI_SOURCE_DIR) + "/tasks";
   std::vector<std::string> argv = {python_.path, golden_script_path(), "--check"};
@@ -313,11 +363,13 @@ TEST_F(GoldenTest, AllTasksPassGoldenCheck) {
     if (fs::exists(e.path() / "task.json")) argv.push_back(e.path().string());
   }
   ASSERT_GE(argv.size(), 23u);
+  // One process for every task; each reference runs 2 + (number of arguments) times (the
+  // determinism and every-argument-matters checks), so allow for 250 tasks on a loaded machine.
   ProcessOptions o;
-  o.timeout_seconds = 300;
+  o.timeout_seconds = 1800;
   o.env = {"PYTHONDONTWRITEBYTECODE=1"};
   ProcessResult r = run_process(argv, o);
-  EXPECT_TRUE(r.ok()) << r.describe_failure(300) << "\n" << r.out << r.err;
+  EXPECT_TRUE(r.ok()) << r.describe_failure(1800) << "\n" << r.out << r.err;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // every subset list names existing tasks exactly once.
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -9,7 +10,9 @@
 
 #include <gtest/gtest.h>
 
+#include "task/balanced_subset.h"
 #include "task/task_spec.h"
+#include "task/task_stats.h"
 
 namespace nki {
 namespace {
@@ -60,12 +63,34 @@ TEST(Repository, SubsetListsNameExistingTasksOnce) {
     std::set<std::string> seen;
     std::string line;
     while (std::getline(in, line)) {
-      if (line.empty()) continue;
+      if (line.empty() || line[0] == '#') continue;
       EXPECT_TRUE(ids.count(line)) << e.path() << ": unknown task '" << line << "'";
       EXPECT_TRUE(seen.insert(line).second) << e.path() << ": '" << line << "' listed twice";
     }
   }
   EXPECT_GE(lists, 1);
+}
+
+// tasks/subsets/balanced150.txt is what `nkiagent tasks select-balanced` makes of tasks/ today:
+// never stale, never edited by hand; and it must exist once every level has 50 tasks.
+TEST(Repository, Balanced150IsTheRuleAppliedToEveryTask) {
+  std::vector<TaskProfile> pool;
+  std::map<int, int> per_level;
+  for (const std::string& id : task_ids()) {
+    pool.push_back(profile_task(load_task(kRoot + "/tasks/" + id)));
+    ++per_level[pool.back().level];
+  }
+  bool enough = per_level.size() == 3;
+  for (const auto& [level, n] : per_level) enough = enough && n >= 50;
+  fs::path list = fs::path(kRoot) / "tasks" / "subsets" / "balanced150.txt";
+  if (!fs::exists(list)) {
+    EXPECT_FALSE(enough) << "every level has >= 50 tasks: generate the list with `nkiagent tasks "
+                            "select-balanced --out tasks/subsets/balanced150.txt`";
+    return;
+  }
+  ASSERT_TRUE(enough) << list << " exists but some level has fewer than 50 tasks";
+  EXPECT_EQ(read(list), render_balanced_list(select_balanced(pool, 50), 50))
+      << list << " is stale: regenerate it with `nkiagent tasks select-balanced --out " << list << "`";
 }
 
 }  // namespace

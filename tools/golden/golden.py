@@ -366,9 +366,74 @@ def tolerance_of(task, dtype):
     return d, d
 
 
+def round_like_task(values, dtype):
+    """float32 reference values after one rounding to the output dtype, back in float32."""
+    if dtype == "bfloat16":
+        return bf16_bits_to_float32(round_to_bf16_bits(values.astype(np.float32)))
+    if dtype == "float16":
+        return values.astype(np.float16).astype(np.float32)
+    return values
+
+
+def check_forward_signature(task, task_dir):
+    """forward() takes exactly the manifest's inputs: no extra, missing or variadic arguments."""
+    import inspect
+    model_cls = load_model_class(task_dir)
+    params = list(inspect.signature(model_cls.forward).parameters.values())[1:]  # drop self
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        raise TaskError(f"{task_dir}: forward() takes *args/**kwargs; name its inputs")
+    if len(params) != len(task["inputs"]):
+        raise TaskError(f"{task_dir}: forward() takes {len(params)} argument(s), task.json declares "
+                        f"{len(task['inputs'])} input(s)")
+
+
+def check_every_argument_matters(task, task_dir, seen, first):
+    """Each input, parameter and buffer the manifest declares is consumed by the reference: drawing
+    that one tensor again (trial 1's values) changes some output. Catches manifests that list a
+    tensor the reference ignores, or shapes/dtypes that the reference silently discards."""
+    _, other = generate_args(task, 1)
+    for i, ((role, spec), replacement) in enumerate(zip(all_arg_specs(task), other)):
+        if np.array_equal(seen[i], replacement):
+            continue
+        swapped = list(seen)
+        swapped[i] = replacement
+        outputs = run_reference(task, task_dir, swapped)
+        if all(np.array_equal(a, b) for a, b in zip(first, outputs)):
+            raise TaskError(f"{task_dir}: {role} '{spec['name']}' does not affect any output "
+                            "(the reference ignores it)")
+
+
+def check_output_quality(task, task_dir, j, a):
+    """Outputs must be informative and the tolerance must leave room for the output dtype."""
+    if a.size > 1 and float(a.max()) == float(a.min()):
+        raise TaskError(f"{task_dir}: output {j} is constant ({float(a.flat[0])}): degenerate task")
+    zeros = float(np.count_nonzero(a == 0)) / max(a.size, 1)
+    if a.size > 1 and zeros >= 0.95:
+        raise TaskError(f"{task_dir}: output {j} is {100 * zeros:.1f} % zeros (at most 95 % allowed)")
+    if a.dtype.kind != "f":
+        return
+    dtype = task["outputs"][j]["dtype"]
+    atol, rtol = tolerance_of(task, dtype)
+    # A kernel that stores zeros must not pass: with tiny outputs the absolute tolerance
+    # alone would accept it (a known loophole of allclose-based benchmarks).
+    if np.all(np.abs(a) <= atol + rtol * np.abs(a)):
+        raise TaskError(f"{task_dir}: an all-zeros output {j} would pass atol={atol} "
+                        f"rtol={rtol}; scale the inputs up or tighten the tolerance")
+    # An ideal kernel still rounds its result to the output dtype once; that alone must use at
+    # most half of the tolerance, or correct kernels fail on rounding luck.
+    allowed = atol + rtol * np.abs(a.astype(np.float64))
+    used = np.abs(round_like_task(a, dtype).astype(np.float64) - a) / allowed
+    worst = float(used.max()) if used.size else 0.0
+    if worst > 0.5:
+        raise TaskError(f"{task_dir}: rounding output {j} once to {dtype} uses {100 * worst:.0f} % "
+                        f"of the tolerance atol={atol} rtol={rtol} (at most 50 % allowed)")
+
+
 def check(task_dir):
-    """Validates one task: manifest, reference runs, outputs match, forward is deterministic."""
+    """Validates one task: manifest, reference runs, outputs match, forward is deterministic, and
+    the quality rules (docs/tasks.md, "Task-quality checks")."""
     task = load_manifest(task_dir)
+    check_forward_signature(task, task_dir)
     _, seen = generate_args(task, 0)
     first = run_reference(task, task_dir, seen)
     again = run_reference(task, task_dir, seen)
@@ -377,16 +442,8 @@ def check(task_dir):
             raise TaskError(f"{task_dir}: output {j} differs between two identical runs "
                             "(reference must be deterministic)")
     for j, a in enumerate(first):
-        if a.dtype.kind != "f":
-            continue
-        if a.size > 1 and float(np.abs(a).max()) == 0.0:
-            raise TaskError(f"{task_dir}: output {j} is all zeros (degenerate task)")
-        # A kernel that stores zeros must not pass: with tiny outputs the absolute tolerance
-        # alone would accept it (a known loophole of allclose-based benchmarks).
-        atol, rtol = tolerance_of(task, task["outputs"][j]["dtype"])
-        if np.all(np.abs(a) <= atol + rtol * np.abs(a)):
-            raise TaskError(f"{task_dir}: an all-zeros output {j} would pass atol={atol} "
-                            f"rtol={rtol}; scale the inputs up or tighten the tolerance")
+        check_output_quality(task, task_dir, j, a)
+    check_every_argument_matters(task, task_dir, seen, first)
 
 
 def main(argv):

@@ -1,0 +1,24 @@
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+import numpy as np
+
+
+@nki.jit
+def log_kernel(x):
+    """Natural logarithm of a bfloat16 [192, 700] tensor.
+
+    192 rows of 700: 1 full 128-row tiles and a masked 64-row remainder. Inputs are widened
+    to float32 on load; only the result is rounded to the output dtype.
+    """
+    rows, cols = x.shape
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    P = nl.tile_size.pmax
+    i_p = nl.arange(P)[:, None]
+    i_f = nl.arange(cols)[None, :]
+    for t in nl.affine_range((rows + P - 1) // P):
+        valid = t * P + i_p < rows
+        x_tile = nl.load(x[t * P + i_p, i_f], mask=valid, dtype=nl.float32)
+        y = nl.log(x_tile, mask=valid, dtype=x.dtype)
+        nl.store(out[t * P + i_p, i_f], value=y, mask=valid)
+    return out

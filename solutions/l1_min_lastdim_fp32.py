@@ -1,0 +1,27 @@
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+import numpy as np
+
+
+@nki.jit
+def min_lastdim_kernel(x):
+    """Minimum over the last axis of a float32 [200, 640] tensor.
+
+    Viewed as 200 rows of 640, reduced along the free axis; each tile's result is a [128, 1]
+    column stored through a (200, 1) view of the output: 1 full 128-row tiles and a masked
+    72-row remainder.
+    """
+    rows, cols = x.shape
+    out = nl.ndarray((rows,), dtype=x.dtype, buffer=nl.shared_hbm)
+    out2 = out.reshape((rows, 1))
+    P = nl.tile_size.pmax
+    i_p = nl.arange(P)[:, None]
+    i_f = nl.arange(cols)[None, :]
+    i_o = nl.arange(1)[None, :]
+    for t in nl.affine_range((rows + P - 1) // P):
+        valid = t * P + i_p < rows
+        x_tile = nl.load(x[t * P + i_p, i_f], mask=valid)
+        r = nl.min(x_tile, axis=1, keepdims=True, mask=valid)
+        nl.store(out2[t * P + i_p, i_o], value=r, mask=valid)
+    return out

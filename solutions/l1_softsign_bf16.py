@@ -1,0 +1,24 @@
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+import numpy as np
+
+
+@nki.jit
+def softsign_kernel(x):
+    """Softsign (x / (1 + |x|)) of a bfloat16 [200, 300] tensor.
+
+    200 rows of 300: 1 full 128-row tiles and a masked 72-row remainder. Inputs are widened
+    to float32 on load; only the result is rounded to the output dtype.
+    """
+    rows, cols = x.shape
+    out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
+    P = nl.tile_size.pmax
+    i_p = nl.arange(P)[:, None]
+    i_f = nl.arange(cols)[None, :]
+    for t in nl.affine_range((rows + P - 1) // P):
+        valid = t * P + i_p < rows
+        x_tile = nl.load(x[t * P + i_p, i_f], mask=valid, dtype=nl.float32)
+        y = nl.divide(x_tile, nl.add(nl.abs(x_tile, mask=valid), 1.0, mask=valid), mask=valid, dtype=x.dtype)
+        nl.store(out[t * P + i_p, i_f], value=y, mask=valid)
+    return out
