@@ -51,7 +51,7 @@ std::string summary_line(const SolveOptions& o, const std::string& model, const 
   line.precision(4);
   line << " cost=$" << r.usage.cost_usd << (r.usage.price_known ? "" : "(unpriced)");
   line << " out=" << fs::path(s.result_path).parent_path().string();
-  if (r.verdict != Verdict::Pass) {
+  if (r.verdict != VerdictKind::Pass) {
     std::string first = first_diagnostic(r.final_check.text);
     if (!first.empty()) line << " first: " << first;
   }

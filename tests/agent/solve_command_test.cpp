@@ -108,7 +108,7 @@ TEST_F(SolveTest, FailedVerdictLineShowsTheFirstDiagnostic) {
   std::string example = std::string(NKI_SOURCE_DIR) + "/examples/replays/l1_add_fp32_compile_fix.jsonl";
   SolveOptions o = replay_options("l1_add_fp32", example, out);
   SolveOutcome s = run_solve(o, deps_with<RejectingTools<kCompileFailure, FailureKind::CompileError>>());
-  EXPECT_NE(s.result.verdict, Verdict::Pass);
+  EXPECT_NE(s.result.verdict, VerdictKind::Pass);
   EXPECT_EQ(s.summary.find('\n'), std::string::npos) << "one line: " << s.summary;
   EXPECT_NE(s.summary.find(" first: kernel.py:7:9: error[err_num_partition_exceed_arch_limit]: number of "
                            "partitions 256 exceeds 128"),
