@@ -509,8 +509,8 @@ bool PredObj::truthy(py::Interp&) {
   nki_error("err_dynamic_control_flow_not_supported",
             "a condition on a symbolic loop index has no Python truth value while the kernel is traced" +
                 condition_origin() +
-                "; an `if` statement on it is traced as a branch, but `or`, `not`, bool() and chained "
-                "comparisons need a Python bool",
+                "; an `if` statement on it is traced as a branch, but `or`, bool(), chained comparisons and "
+                "`not` of a joined condition need a Python bool",
             "write the condition as an `if` statement (nest ifs, or join conditions with `and` or &); "
             "iterate with nl.static_range(...) when the code needs the index as a Python int");
 }
@@ -521,6 +521,22 @@ std::string PredObj::condition_origin() const {
     if (!d.empty()) return " (" + d + ")";
   }
   return "";
+}
+
+Ref PredObj::unaryop(py::Interp& in, py::UnaryOpKind op) {
+  if (op != py::UnaryOpKind::Not || uses_arange || terms.size() != 1) return py::Obj::unaryop(in, op);
+  // Per iteration, `not (x CMP 0)` holds exactly when the opposite comparison does.
+  auto res = std::make_shared<PredObj>(*this);
+  ir::CmpKind& c = res->terms[0].cmp;
+  switch (c) {
+    case ir::CmpKind::Lt: c = ir::CmpKind::Ge; break;
+    case ir::CmpKind::Le: c = ir::CmpKind::Gt; break;
+    case ir::CmpKind::Gt: c = ir::CmpKind::Le; break;
+    case ir::CmpKind::Ge: c = ir::CmpKind::Lt; break;
+    case ir::CmpKind::Eq: c = ir::CmpKind::Ne; break;
+    case ir::CmpKind::Ne: c = ir::CmpKind::Eq; break;
+  }
+  return res;
 }
 
 void PredObj::require_concrete(py::Interp& in, const std::string&) {

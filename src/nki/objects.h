@@ -98,6 +98,8 @@ struct PredObj : py::BranchDriver {
   py::Flow run_if(py::Interp& in, const py::If& stmt) override;
   Ref run_if_exp(py::Interp& in, const py::IfExp& e) override;
   void require_concrete(py::Interp& in, const std::string& use) override;
+  // `not (i > 0)` of one comparison is the opposite comparison (`i <= 0`).
+  Ref unaryop(py::Interp& in, py::UnaryOpKind op) override;
   // " (`i` is the index of ...)" for messages, or empty.
   std::string condition_origin() const;
 };
