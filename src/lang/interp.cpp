@@ -1042,6 +1042,7 @@ Ref Interp::eval_inner(const Expr& e) {
           for (auto& kv : md->entries) out->set(kv.first, kv.second);
         } else {
           Ref k = eval(*d.keys[i]);
+          if (!k->hashable()) k->require_concrete(*this, "a dict key");
           out->set(k, eval(*d.values[i]));
         }
       }
