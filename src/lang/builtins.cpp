@@ -30,6 +30,14 @@ int64_t need_int(const Ref& r, const char* what) {
   return *v;
 }
 
+// As above; a symbolic value (an NKI loop index) explains why it is not an int.
+int64_t need_int(Interp& in, const Ref& r, const char* what) {
+  auto v = as_int(r);
+  if (!v) r->require_concrete(in, std::string(what) + "()");
+  if (!v) raise("TypeError", std::string("'") + r->type_name() + "' object cannot be interpreted as an integer (" + what + ")");
+  return *v;
+}
+
 double need_number(const Ref& r, const char* what) {
   auto v = as_number(r);
   if (!v) raise("TypeError", std::string("must be real number, not ") + r->type_name() + " (" + what + ")");
@@ -46,6 +54,9 @@ Ref minmax(Interp& in, CallArgs& a, bool is_max) {
     if (dflt) return dflt;
     raise("ValueError", std::string(is_max ? "max" : "min") + "() arg is an empty sequence");
   }
+  // min(128, n - t * 128) on a loop index t has no Python value while the kernel is traced.
+  const char* use = is_max ? "max()" : "min()";
+  for (const Ref& x : items) x->require_concrete(in, use);
   Ref best = items[0];
   Ref best_key = best;
   auto keyof = [&](const Ref& x) {
@@ -131,15 +142,15 @@ void install_python_builtins(Interp& in) {
     expect_args(a, 1, 1, "len");
     return make_int(a.pos[0]->len(in));
   }));
-  in.set_builtin("range", fn("range", [](Interp&, CallArgs& a) {
+  in.set_builtin("range", fn("range", [](Interp& in, CallArgs& a) {
     expect_args(a, 1, 3, "range");
     auto r = std::make_shared<RangeObj>();
     if (a.pos.size() == 1) {
-      r->stop = need_int(a.pos[0], "range");
+      r->stop = need_int(in, a.pos[0], "range");
     } else {
-      r->start = need_int(a.pos[0], "range");
-      r->stop = need_int(a.pos[1], "range");
-      if (a.pos.size() == 3) r->step = need_int(a.pos[2], "range");
+      r->start = need_int(in, a.pos[0], "range");
+      r->stop = need_int(in, a.pos[1], "range");
+      if (a.pos.size() == 3) r->step = need_int(in, a.pos[2], "range");
     }
     if (r->step == 0) raise("ValueError", "range() arg 3 must not be zero");
     return Ref(r);
@@ -168,7 +179,7 @@ void install_python_builtins(Interp& in) {
       return make_int(static_cast<int64_t>(std::trunc(f->value)));
     }
     if (auto* s = as_string(v)) {
-      int base = a.pos.size() > 1 ? static_cast<int>(need_int(a.pos[1], "base")) : 10;
+      int base = a.pos.size() > 1 ? static_cast<int>(need_int(in, a.pos[1], "base")) : 10;
       try {
         size_t used = 0;
         std::string t = *s;
@@ -180,6 +191,7 @@ void install_python_builtins(Interp& in) {
         raise("ValueError", "invalid literal for int() with base " + std::to_string(base) + ": " + v->repr());
       }
     }
+    v->require_concrete(in, "int()");
     try {
       Ref m = v->getattr(in, "__int__");
       CallArgs none_args;
@@ -216,6 +228,7 @@ void install_python_builtins(Interp& in) {
   }));
   in.set_builtin("bool", fn("bool", [](Interp& in, CallArgs& a) {
     if (a.pos.empty()) return make_bool(false);
+    a.pos[0]->require_concrete(in, "bool()");
     return make_bool(in.truthy(a.pos[0]));
   }));
   in.set_builtin("str", fn("str", [](Interp&, CallArgs& a) {

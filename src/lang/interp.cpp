@@ -283,7 +283,13 @@ void Interp::bind_name(const std::string& name, Ref value) {
 // ------------------------------------------------------------------ statements
 Flow Interp::exec_block(const StmtList& body) {
   for (const StmtPtr& s : body) {
-    Flow f = exec(*s);
+    Flow f;
+    try {
+      f = exec(*s);
+    } catch (PyError& e) {
+      if (!recover_statement(*s, e)) throw;
+      continue;
+    }
     if (f != Flow::Normal) return f;
   }
   return Flow::Normal;
@@ -472,6 +478,11 @@ Flow Interp::exec_try(const Try& s) {
   bool finally_done = false;
   try {
     try {
+      struct TryDepth {
+        int& d;
+        explicit TryDepth(int& x) : d(x) { ++d; }
+        ~TryDepth() { --d; }
+      } in_body{try_depth_};
       result = exec_block(s.body);
       if (result == Flow::Normal) result = exec_block(s.orelse);
     } catch (PyError& err) {
@@ -914,6 +925,15 @@ Ref Interp::call_function(const std::shared_ptr<FunctionObj>& fn, CallArgs& args
 }
 
 // ------------------------------------------------------------------ expressions
+// A value that stands for an error (LazyErrorObj) raises it where it is used: names do so when
+// looked up, values read out of containers or attributes here.
+namespace {
+const Ref& fail_if_lazy(const Ref& v) {
+  if (auto* lazy = cast<LazyErrorObj>(v)) throw lazy->error;
+  return v;
+}
+}  // namespace
+
 Ref Interp::eval(const Expr& e) {
   try {
     return eval_inner(e);
@@ -929,6 +949,8 @@ bool Interp::truthy(const Ref& v) {
 }
 
 Ref Interp::binary(Operator op, const Ref& a, const Ref& b) {
+  fail_if_lazy(a);
+  fail_if_lazy(b);
   if (Ref r = a->binop(*this, op, b, false)) return r;
   if (Ref r = b->binop(*this, op, a, true)) return r;
   static const char* names[] = {"+", "-", "*", "@", "/", "%", "**", "<<", ">>", "|", "^", "&", "//"};
@@ -1015,7 +1037,7 @@ Ref Interp::eval_inner(const Expr& e) {
       auto& a = static_cast<const Attribute&>(e);
       Ref obj = eval(*a.value);
       if (auto* lazy = cast<LazyErrorObj>(obj)) throw lazy->error;
-      return obj->getattr(*this, a.attr);
+      return fail_if_lazy(obj->getattr(*this, a.attr));
     }
     case ExprKind::Call: return eval_call(static_cast<const Call&>(e));
     case ExprKind::BinOp: {
@@ -1066,10 +1088,12 @@ Ref Interp::eval_inner(const Expr& e) {
     case ExprKind::IfExp: {
       auto& x = static_cast<const IfExp&>(e);
       Ref t = eval(*x.test);
-      if (dynamic_cast<BranchDriver*>(t.get()))
+      if (auto* drv = dynamic_cast<BranchDriver*>(t.get())) {
+        if (Ref v = drv->run_if_exp(*this, x)) return v;
         raise_code("err_dynamic_control_flow_not_supported",
                    "a conditional expression needs a compile-time condition",
                    "use nl.where or a mask for per-element selection");
+      }
       return truthy(t) ? eval(*x.body) : eval(*x.orelse);
     }
     case ExprKind::Tuple: {
@@ -1110,6 +1134,7 @@ Ref Interp::eval_inner(const Expr& e) {
           for (auto& kv : md->entries) out->set(kv.first, kv.second);
         } else {
           Ref k = eval(*d.keys[i]);
+          if (!k->hashable()) k->require_concrete(*this, "a dict key");
           out->set(k, eval(*d.values[i]));
         }
       }
@@ -1131,7 +1156,7 @@ Ref Interp::eval_inner(const Expr& e) {
         throw;
       }
       cur_loc_ = saved;
-      return r;
+      return fail_if_lazy(r);
     }
     case ExprKind::Slice: return eval_subscript_key(e);
     case ExprKind::Lambda: return make_function(nullptr, &static_cast<const Lambda&>(e));
@@ -1191,6 +1216,9 @@ Ref Interp::eval_call(const Call& c) {
       args.kw.emplace_back(k.arg_name, v);
     }
   }
+  // A poisoned value taken out of a container (`*tiles`, `**d`) fails here, at the call.
+  for (const Ref& a : args.pos) fail_if_lazy(a);
+  for (const auto& kv : args.kw) fail_if_lazy(kv.second);
   SourceLoc saved = cur_loc_;
   cur_loc_ = c.span.begin;
   Ref r;

@@ -28,6 +28,9 @@ struct LoopDriver : Obj {
 // A condition that runs an `if` statement itself (e.g. a predicate on a loop index).
 struct BranchDriver : Obj {
   virtual Flow run_if(Interp& in, const If& stmt) = 0;
+  // `body if self else orelse`: the value, or nullptr when such a condition cannot select a
+  // value (the evaluator then raises err_dynamic_control_flow_not_supported).
+  virtual Ref run_if_exp(Interp& in, const IfExp& e) { return nullptr; }
 };
 
 // Module-level statement that failed while loading: names it would have bound raise the
@@ -93,6 +96,13 @@ class Interp {
   // nullptr when unbound. Builtins are not considered.
   Ref current_binding(const std::string& name);
 
+  // Called when statement `s` of a block raised `e`: returning true records nothing here and
+  // goes on with the next statement (compilers that report every independent error). Default:
+  // the error propagates.
+  virtual bool recover_statement(const Stmt& s, PyError& e) { return false; }
+  // Inside the body of a `try` statement (an error there may be handled by the program).
+  bool in_try() const { return try_depth_ > 0; }
+
   // The statement currently executing (for diagnostics of objects that need a location).
   SourceLoc current_loc() const { return cur_loc_; }
   int call_depth() const { return depth_; }
@@ -145,6 +155,7 @@ class Interp {
   SourceLoc last_return_loc_;
   bool truthy_at(const Ref& v, const Expr& test);
   std::vector<PyError> handling_;  // exceptions being handled (bare `raise`)
+  int try_depth_ = 0;              // `try` bodies being executed
 };
 
 // Installs the builtin functions (len, range, min, ...) and the math module into `in`.

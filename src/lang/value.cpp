@@ -539,13 +539,13 @@ static void slice_indices(Interp& in, const SliceObj& s, int64_t n, int64_t& sta
   auto bound = [&](const Ref& r, int64_t dflt) -> int64_t {
     if (is_none(r)) return dflt;
     auto v = as_int(r);
+    if (!v) r->require_concrete(in, "a slice bound of a Python sequence");
     if (!v) raise("TypeError", "slice indices must be integers or None");
     int64_t x = *v;
     if (x < 0) x += n;
     if (step > 0) return std::clamp<int64_t>(x, 0, n);
     return std::clamp<int64_t>(x, -1, n - 1);
   };
-  (void)in;
   start = bound(s.lower, step > 0 ? 0 : n - 1);
   stop = bound(s.upper, step > 0 ? n : -1);
 }
@@ -560,6 +560,7 @@ Ref StrObj::getitem(Interp& in, const Ref& key) {
     for (int64_t i = a; st > 0 ? i < b : i > b; i += st) r += value[i];
     return make_str(r);
   }
+  key->require_concrete(in, "a string index");
   raise("TypeError", "string indices must be integers");
 }
 
@@ -574,6 +575,7 @@ Ref SeqObj::getitem(Interp& in, const Ref& key) {
     for (int64_t i = a; st > 0 ? i < b : i > b; i += st) r.push_back(items[i]);
     return make(std::move(r));
   }
+  key->require_concrete(in, "a " + type_name() + " index");
   raise("TypeError", type_name() + " indices must be integers or slices, not " + key->type_name());
 }
 
@@ -822,12 +824,16 @@ std::string DictObj::repr() const {
   return s + "}";
 }
 
-Ref DictObj::getitem(Interp&, const Ref& key) {
+Ref DictObj::getitem(Interp& in, const Ref& key) {
+  if (!key->hashable()) key->require_concrete(in, "a dict key");
   Ref v = find(key);
   if (!v) raise("KeyError", key->repr());
   return v;
 }
-void DictObj::setitem(Interp&, const Ref& key, Ref value) { set(key, std::move(value)); }
+void DictObj::setitem(Interp& in, const Ref& key, Ref value) {
+  if (!key->hashable()) key->require_concrete(in, "a dict key");
+  set(key, std::move(value));
+}
 std::vector<Ref> DictObj::iterate(Interp&) {
   std::vector<Ref> keys;
   for (const auto& e : entries) keys.push_back(e.first);
@@ -951,6 +957,7 @@ std::vector<Ref> RangeObj::iterate(Interp& in) {
 }
 Ref RangeObj::getitem(Interp& in, const Ref& key) {
   auto i = as_int(key);
+  if (!i) key->require_concrete(in, "a range index");
   if (!i) raise("TypeError", "range indices must be integers");
   return make_int(start + norm_index(*i, len(in), "range object") * step);
 }

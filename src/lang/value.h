@@ -41,6 +41,9 @@ struct PyError {
   std::string code;      // diagnostic code; defaults to `type`
   std::string hint;
   Ref value;             // the exception object for `except ... as e`
+  // Raised by the use of a value whose own error was already reported (a name bound by a
+  // statement that failed earlier in a compile that goes on after errors): no new diagnostic.
+  bool reported = false;
 };
 
 [[noreturn]] void raise(std::string type, std::string message);
@@ -81,6 +84,10 @@ struct Obj : std::enable_shared_from_this<Obj> {
   // on loop indices): when this returns non-null, `and` evaluates `rhs` and yields the result
   // instead of testing truthy(self).
   virtual Ref symbolic_and(Interp& in, const std::function<Ref()>& rhs) { return nullptr; }
+  // Called where Python needs this value as a concrete int or bool (`use` names the operation:
+  // "min()", "int()", "a list index", ...). Values that are symbolic while tracing (NKI loop
+  // indices) raise an error that explains why; everything else returns.
+  virtual void require_concrete(Interp& in, const std::string& use) {}
   // `x op= value` / `x[key] op= value` for objects that update in place (NKI tiles); nullptr /
   // false means "not handled": Python's `x = x op value` fallback applies.
   virtual Ref inplace(Interp& in, Operator op, const Ref& value) { return nullptr; }

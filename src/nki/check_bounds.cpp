@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <set>
+#include <tuple>
 
 #include "base/diagnostic.h"
 #include "ir/scalar_expr.h"
@@ -157,12 +159,18 @@ class BoundsChecker {
       };
       const int64_t lo = clamp64(wlo), hi = clamp64(whi);
       if (lo < 0 || hi >= t.shape[d]) {
-        throw DiagnosticError(make_diagnostic(
+        SourceLoc at = a.loc.valid() ? a.loc : in.loc;
+        if (!reported_.insert({at.line, at.col, a.tensor}).second) continue;
+        if (found_.size() >= max_errors_) {
+          visits_ = kMaxVisits;  // enough: stop the walk
+          return;
+        }
+        found_.push_back(make_diagnostic(
             Severity::Error, "err_tensor_access_out_of_bound",
             "out-of-bound access to tensor '" + t.name + "' of shape " + shape_str(t.shape) + ": index range [" +
                 std::to_string(lo) + ", " + std::to_string(hi) + "] on dimension " + std::to_string(d) + " of size " +
                 std::to_string(t.shape[d]) + location_note(),
-            k_.file, a.loc.valid() ? a.loc : in.loc, "mask the access (mask=(i < n)) or shrink the tile so every index stays in range"));
+            k_.file, at, "mask the access (mask=(i < n)) or shrink the tile so every index stays in range"));
       }
     }
   }
@@ -199,10 +207,19 @@ class BoundsChecker {
   const ir::Kernel& k_;
   std::vector<int64_t> values_;
   int64_t visits_ = 0;
+ public:
+  size_t max_errors_ = 1;
+  std::vector<Diagnostic> found_;
+  std::set<std::tuple<int, int, int>> reported_;  // (line, col, tensor) of the accesses found
 };
 
 }  // namespace
 
-void check_static_bounds(const ir::Kernel& k) { BoundsChecker(k).run(); }
+std::vector<Diagnostic> static_bounds_errors(const ir::Kernel& k, size_t max_errors) {
+  BoundsChecker c(k);
+  c.max_errors_ = max_errors;
+  c.run();
+  return std::move(c.found_);
+}
 
 }  // namespace nki::front

@@ -4,11 +4,15 @@
 // coordinates, and data-dependent (indirect) indices, are left to the simulator's runtime check.
 #pragma once
 
+#include <vector>
+
+#include "base/diagnostic.h"
 #include "ir/ir.h"
 
 namespace nki::front {
 
-// Throws DiagnosticError for the first access that is provably out of bounds.
-void check_static_bounds(const ir::Kernel& k);
+// Every access that is provably out of bounds, one diagnostic per access (its first failing
+// iteration), at most `max_errors`.
+std::vector<Diagnostic> static_bounds_errors(const ir::Kernel& k, size_t max_errors);
 
 }  // namespace nki::front

@@ -4,6 +4,7 @@
 
 #include "ir/scalar_expr.h"
 #include "nki/lowering.h"
+#include "nki/symbolic_index.h"
 #include "nki/tracer.h"
 
 namespace nki::front {
@@ -406,8 +407,20 @@ bool IndexObj::truthy(py::Interp&) {
   if (is_arange)
     nki_error("err_control_flow_condition_depending_on_arange",
               "control flow cannot depend on nl.arange / nl.mgrid values", "use mask= instead");
-  nki_error("err_dynamic_control_flow_not_supported", "the truth value of a loop index is not known at trace time",
-            "compare it explicitly, e.g. `if i < 2:`");
+  nki_error("err_dynamic_control_flow_not_supported",
+            "the truth value of `" + ir::print_scalar_expr(tracer->kernel(), rest) +
+                "` is not known while the kernel is traced: " + describe_symbolic(*tracer, rest),
+            "compare it explicitly (`if i > 0:` is traced as a branch on the index), or iterate with "
+            "nl.static_range(...) when a Python int is needed");
+}
+
+void IndexObj::require_concrete(py::Interp&, const std::string& use) {
+  if (is_scalar() && rest.is_constant()) return;
+  if (!is_scalar() || is_arange)
+    nki_error("symbolic_loop_index",
+              use + " needs a Python int, but an nl.arange / nl.mgrid index grid is not one",
+              "use index grids only in subscripts, masks and nisa.iota");
+  symbolic_index_error(*tracer, rest, use);
 }
 
 Ref IndexObj::getitem(py::Interp& in, const Ref& key) {
@@ -494,8 +507,48 @@ bool PredObj::truthy(py::Interp&) {
   // We accept it (the result is the last operand, as in Python) rather than reject a doc kernel.
   if (uses_arange) return true;
   nki_error("err_dynamic_control_flow_not_supported",
-            "a condition on loop indices cannot be combined with `and`/`or`/`not`",
-            "nest the `if` statements, or combine index comparisons with &");
+            "a condition on a symbolic loop index has no Python truth value while the kernel is traced" +
+                condition_origin() +
+                "; an `if` statement on it is traced as a branch, but `or`, bool(), chained comparisons and "
+                "`not` of a joined condition need a Python bool",
+            "write the condition as an `if` statement (nest ifs, or join conditions with `and` or &); "
+            "iterate with nl.static_range(...) when the code needs the index as a Python int");
+}
+
+std::string PredObj::condition_origin() const {
+  for (const ir::Predicate& p : terms) {
+    std::string d = describe_symbolic(*tracer, p.rest);
+    if (!d.empty()) return " (" + d + ")";
+  }
+  return "";
+}
+
+Ref PredObj::unaryop(py::Interp& in, py::UnaryOpKind op) {
+  if (op != py::UnaryOpKind::Not || uses_arange || terms.size() != 1) return py::Obj::unaryop(in, op);
+  // Per iteration, `not (x CMP 0)` holds exactly when the opposite comparison does.
+  auto res = std::make_shared<PredObj>(*this);
+  ir::CmpKind& c = res->terms[0].cmp;
+  switch (c) {
+    case ir::CmpKind::Lt: c = ir::CmpKind::Ge; break;
+    case ir::CmpKind::Le: c = ir::CmpKind::Gt; break;
+    case ir::CmpKind::Gt: c = ir::CmpKind::Le; break;
+    case ir::CmpKind::Ge: c = ir::CmpKind::Lt; break;
+    case ir::CmpKind::Eq: c = ir::CmpKind::Ne; break;
+    case ir::CmpKind::Ne: c = ir::CmpKind::Eq; break;
+  }
+  return res;
+}
+
+void PredObj::require_concrete(py::Interp& in, const std::string&) {
+  if (!uses_arange) truthy(in);
+}
+
+Ref PredObj::run_if_exp(py::Interp&, const py::IfExp& e) {
+  if (uses_arange)
+    nki_error("err_control_flow_condition_depending_on_arange",
+              "control flow cannot depend on nl.arange / nl.mgrid values",
+              "use mask= on the instructions, or nl.where for per-element selection");
+  return tracer->trace_if_exp(e, terms);
 }
 
 Ref PredObj::symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) {
@@ -618,7 +671,7 @@ py::Flow RangeDriver::run_loop(py::Interp& in, const py::For& stmt) {
     }
     return in.exec_block(stmt.orelse);
   }
-  return tracer->trace_loop(stmt, kind, start, stop, step);
+  return tracer->trace_loop(stmt, kind, start, stop, step, python_range);
 }
 
 // ------------------------------------------------------------------ KernelObj

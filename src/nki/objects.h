@@ -68,6 +68,8 @@ struct IndexObj : py::Obj {
   Ref getitem(py::Interp& in, const Ref& key) override;
   void setitem(py::Interp& in, const Ref& key, Ref value) override;
   Ref getattr(py::Interp& in, const std::string& name) override;
+  // min()/max()/int()/range()/list indexing need a Python int: only constant indices have one.
+  void require_concrete(py::Interp& in, const std::string& use) override;
 };
 
 // A runtime offset: a one-element integer tile plus an index expression
@@ -94,6 +96,12 @@ struct PredObj : py::BranchDriver {
   Ref symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) override;
   void setitem(py::Interp& in, const Ref& key, Ref value) override;
   py::Flow run_if(py::Interp& in, const py::If& stmt) override;
+  Ref run_if_exp(py::Interp& in, const py::IfExp& e) override;
+  void require_concrete(py::Interp& in, const std::string& use) override;
+  // `not (i > 0)` of one comparison is the opposite comparison (`i <= 0`).
+  Ref unaryop(py::Interp& in, py::UnaryOpKind op) override;
+  // " (`i` is the index of ...)" for messages, or empty.
+  std::string condition_origin() const;
 };
 
 // Result of nl.mgrid[...]: unpackable into its components, or accessed as .p/.x/.y.
@@ -172,6 +180,7 @@ struct ParDimObj : py::Obj {
 struct RangeDriver : py::LoopDriver {
   Tracer* tracer = nullptr;
   ir::LoopKind kind = ir::LoopKind::Affine;
+  bool python_range = false;  // a Python range() in a kernel, traced as nl.sequential_range
   int64_t start = 0, stop = 0, step = 1;
   std::string type_name() const override { return "range"; }
   std::vector<Ref> iterate(py::Interp& in) override;  // concrete values (outside for-loops)

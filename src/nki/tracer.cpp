@@ -8,8 +8,8 @@
 #include "base/memory_budget.h"
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
-#include "nki/check_bounds.h"
 #include "nki/check_alloc.h"
+#include "nki/check_bounds.h"
 #include "nki/check_capacity.h"
 #include "nki/lowering.h"
 
@@ -113,6 +113,7 @@ Ref Tracer::adapt_for_iterable(const py::For&, const Ref& iterable) {
     auto d = std::make_shared<RangeDriver>();
     d->tracer = this;
     d->kind = ir::LoopKind::Sequential;
+    d->python_range = true;
     d->start = r->start;
     d->stop = r->stop;
     d->step = r->step;
@@ -354,7 +355,14 @@ void Tracer::poison_scope(size_t watermark) {
   }
 }
 
-py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop, int64_t step) {
+const Tracer::LoopCtx* Tracer::loop_of_atom(int atom) const {
+  for (const LoopCtx& l : loops_)
+    if (l.atom == atom) return &l;
+  return nullptr;
+}
+
+py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop, int64_t step,
+                            bool python_range) {
   ir::Loop loop;
   loop.id = kernel_->loop_count++;
   loop.kind = kind;
@@ -377,7 +385,7 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   size_t watermark = kernel_->tensors.size();
   std::vector<ir::Stmt> body;
   blocks_.push_back(&body);
-  loops_.push_back({loop.id, loop.atom, kind, loop.trip_count()});
+  loops_.push_back({loop.id, loop.atom, kind, loop.trip_count(), python_range});
   py::Flow f;
   try {
     f = exec_block(stmt.body);
@@ -402,6 +410,7 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   blocks_.back()->push_back(ir::Stmt{std::move(loop)});
   last_serial_ = -1;
   poison_scope(watermark);
+  poison_containers(watermark);
   if (trailing_return) return py::Flow::Return;
   return exec_block(stmt.orelse);
 }
@@ -429,6 +438,7 @@ py::Flow Tracer::trace_if(const py::If& stmt, const std::vector<ir::Predicate>& 
       nki_error("unsupported_control_flow",
                 "break/continue/return inside an if on a loop index is not supported");
     poison_scope(watermark);
+    poison_containers(watermark);
   };
   run_branch(stmt.body, node.then_body);
   run_branch(stmt.orelse, node.else_body);
@@ -546,6 +556,14 @@ void Tracer::run(const py::Module& module) {
   }
   Ref result = fn->call(*this, call);
   tracing_ = false;
+  if (!errors_.empty()) {
+    // The kernel body had errors (recover_statement): its outputs are unknown, so only the
+    // checks of the instructions that were traced still say something true.
+    root_.swap(kernel_->body);
+    for (Diagnostic& d : static_bounds_errors(*kernel_, kMaxErrors))
+      if (!record_error(std::move(d))) break;
+    return;
+  }
 
   // Outputs.
   std::vector<Ref> outs;
@@ -578,25 +596,29 @@ void Tracer::run(const py::Module& module) {
 }
 
 void Tracer::finish_checks() {
-  check_static_bounds(*kernel_);
+  // Each check below is independent of the others: all their findings are reported.
+  bool out_of_bounds = false;
+  for (Diagnostic& d : static_bounds_errors(*kernel_, kMaxErrors)) {
+    out_of_bounds = true;
+    if (!record_error(std::move(d))) return;
+  }
   // err_tensor_output_not_written_to (spec §2.6, C24), err_mutable_parameter_not_returned.
   for (int id : kernel_->outputs) {
     const ir::TensorDecl& d = kernel_->tensors[id];
     if (d.role == ir::TensorRole::Parameter) continue;
     if (write_counts_[storage_of(id)] == 0) {
-      Diagnostic diag = make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
-                                        "output tensor '" + d.name + "' is never written to", file(), d.loc,
-                                        "write every element with nl.store(" + d.name + "[...], value=tile)");
-      throw DiagnosticError(diag);
+      record_error(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+                                   "output tensor '" + d.name + "' is never written to", file(), d.loc,
+                                   "write every element with nl.store(" + d.name + "[...], value=tile)"));
     }
   }
   for (int id : kernel_->params) {
     const ir::TensorDecl& d = kernel_->tensors[id];
     if (d.mutable_param && write_counts_[id] > 0 && !kernel_->outputs.empty() &&
         std::find(kernel_->outputs.begin(), kernel_->outputs.end(), id) == kernel_->outputs.end()) {
-      throw DiagnosticError(make_diagnostic(Severity::Error, "err_mutable_parameter_not_returned",
-                                            "mutable parameter '" + d.name + "' is updated but not returned", file(),
-                                            last_return_loc(), "return the mutated parameter from the kernel"));
+      record_error(make_diagnostic(Severity::Error, "err_mutable_parameter_not_returned",
+                                   "mutable parameter '" + d.name + "' is updated but not returned", file(),
+                                   last_return_loc(), "return the mutated parameter from the kernel"));
     }
   }
   if (kernel_->outputs.empty()) {
@@ -604,18 +626,22 @@ void Tracer::finish_checks() {
     bool any = false;
     for (int id : kernel_->params) any = any || write_counts_[id] > 0;
     if (!any) {
-      throw DiagnosticError(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
-                                            "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
-                                            file(), kernel_def_loc_, "return the output tensors"));
+      record_error(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+                                   "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
+                                   file(), kernel_def_loc_, "return the output tensors"));
     }
   }
   // SBUF/PSUM allocation accounting (check_capacity.h): provable overflows are errors, the
   // live-range estimate only warns. Direct-allocation kernels place their tiles themselves
   // (nki_direct_allocation_guide.rst), so the model does not apply.
+  // Each reports its first finding only (docs/error-codes.md, "Several errors in one compile"),
+  // and only over accesses that stay in bounds: the live tiles of an access outside its tensor
+  // mean nothing.
+  if (out_of_bounds) return;
   if (!direct_alloc) {
-    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target(), &warnings_)) throw DiagnosticError(*over);
+    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target(), &warnings_)) record_error(*over);
   } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
-    throw DiagnosticError(*err);
+    record_error(*err);
   }
 }
 
@@ -631,11 +657,20 @@ TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
   Tracer tracer(file, opts);
   std::optional<MemoryBudget> budget;
   if (opts.max_eval_bytes > 0) budget.emplace(opts.max_eval_bytes);
-  auto fail_here = [&](std::string code, std::string message, std::string hint) {
+  // Warnings, then the errors recorded while going on after errors, then the one that stopped
+  // the compile (unless it repeats one, or follows from one, already reported).
+  auto collect = [&](std::optional<Diagnostic> last) {
     res.diagnostics = tracer.warnings();
-    res.diagnostics.push_back(make_diagnostic(Severity::Error, std::move(code), std::move(message), file,
-                                              tracer.current_loc(), std::move(hint)));
+    for (const Diagnostic& d : tracer.errors()) res.diagnostics.push_back(d);
+    bool repeated = last && std::any_of(tracer.errors().begin(), tracer.errors().end(), [&](const Diagnostic& d) {
+      return d.line == last->line && d.col == last->col;
+    });
+    if (last && !repeated && tracer.errors().size() < Tracer::kMaxErrors) res.diagnostics.push_back(std::move(*last));
     res.kernel.reset();
+  };
+  auto fail_here = [&](std::string code, std::string message, std::string hint) {
+    collect(make_diagnostic(Severity::Error, std::move(code), std::move(message), file, tracer.current_loc(),
+                            std::move(hint)));
   };
   try {
     tracer.run(module);
@@ -656,12 +691,14 @@ TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
     return res;
   } catch (py::PyError& e) {
     if (!e.loc.valid()) e.loc = tracer.current_loc();
-    res.diagnostics = tracer.warnings();
-    res.diagnostics.push_back(tracer.to_diagnostic(e));
+    collect(e.reported ? std::nullopt : std::optional<Diagnostic>(tracer.to_diagnostic(e)));
     return res;
   } catch (DiagnosticError& e) {
-    res.diagnostics = tracer.warnings();
-    res.diagnostics.push_back(e.diagnostic());
+    collect(e.diagnostic());
+    return res;
+  }
+  if (!tracer.errors().empty()) {
+    collect(std::nullopt);
     return res;
   }
   res.diagnostics = tracer.warnings();

@@ -79,6 +79,8 @@ class Tracer : public py::Interp {
   Ref adapt_for_iterable(const py::For& stmt, const Ref& iterable) override;
   void on_bind(const std::string& name, const Ref& value) override;
   Ref transform_bind(const std::string& name, Ref value) override;
+  // Errors in independent statements of the kernel body are all reported (tracer_recovery.cpp).
+  bool recover_statement(const py::Stmt& s, py::PyError& e) override;
 
   // Runs the kernel: finds it, builds parameters, calls it, records outputs, runs checks.
   void run(const py::Module& module);
@@ -118,10 +120,20 @@ class Tracer : public py::Interp {
 
   // Symbolic loops and branches (called by RangeDriver / PredObj).
   py::Flow trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop,
-                      int64_t step);
+                      int64_t step, bool python_range = false);
   py::Flow trace_if(const py::If& stmt, const std::vector<ir::Predicate>& cond);
+  // `body if cond else orelse` with a condition on loop indices (tracer_if_exp.cpp).
+  Ref trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& cond);
   int block_depth() const { return static_cast<int>(blocks_.size()) - 1; }
   bool in_loop_or_branch() const { return blocks_.size() > 1; }
+
+  // Errors recorded by recover_statement, in the order they were found.
+  const std::vector<Diagnostic>& errors() const { return errors_; }
+  // At most this many errors are reported by one compile (as clang's -ferror-limit).
+  static constexpr size_t kMaxErrors = 20;
+  // Records an error diagnostic unless an error was already reported at that line and column;
+  // false once kMaxErrors are recorded.
+  bool record_error(Diagnostic d);
 
   // The enclosing loops (innermost last), for dependency checks.
   struct LoopCtx {
@@ -129,8 +141,11 @@ class Tracer : public py::Interp {
     int atom;
     ir::LoopKind kind;
     int64_t trips;
+    bool python_range = false;  // written as a Python range() loop
   };
   const std::vector<LoopCtx>& loops() const { return loops_; }
+  // The enclosing loop whose induction atom is `atom`, or null.
+  const LoopCtx* loop_of_atom(int atom) const;
   // Loops (ids) enclosing the creation of each tensor.
   std::vector<std::vector<int>> tensor_loops;
   // Whether an atom (transitively) depends on a loop's induction atom.
@@ -144,6 +159,9 @@ class Tracer : public py::Interp {
 
  private:
   void poison_scope(size_t tensor_watermark);
+  // Tiles created in the block that escaped through Python containers (lists, tuples, dicts,
+  // object attributes) reachable from the running frame and the module (tracer_scope.cpp).
+  void poison_containers(size_t tensor_watermark);
   void finish_checks();
   Ref make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param);
 
@@ -153,6 +171,7 @@ class Tracer : public py::Interp {
   std::vector<ir::Stmt> root_;
   std::vector<LoopCtx> loops_;
   std::vector<Diagnostic> warnings_;
+  std::vector<Diagnostic> errors_;
   int64_t instr_serial_ = 0;
   int64_t last_serial_ = -1;
   std::vector<ir::Stmt>* last_block_ = nullptr;

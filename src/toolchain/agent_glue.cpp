@@ -37,8 +37,9 @@ std::string first_error_code(const std::vector<Diagnostic>& diags) {
   return {};
 }
 
-// Diagnostics as the model sees them: the contract's text form, errors first, capped.
-std::string diagnostics_text(const std::vector<Diagnostic>& diags, size_t max = 5) {
+// Diagnostics as the model sees them: the contract's text form, errors first. A compile reports
+// at most nki::front::Tracer::kMaxErrors errors, and the model sees all of them.
+std::string diagnostics_text(const std::vector<Diagnostic>& diags, size_t max = 20) {
   std::string out;
   size_t n = 0;
   for (const Diagnostic& d : diags) {

@@ -1,0 +1,17 @@
+# nki-case: args=256x64:float32
+# Keeps the running tile of a sequential loop in a dict of kernel state and stores it after the loop.
+# Fix: the dict holds a tile created before the loop, which each iteration overwrites in place.
+# expect-output: np.exp(in0[128:256])
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+
+@nki.jit
+def last_tile(x):
+    out = nl.ndarray((128, 64), dtype=x.dtype, buffer=nl.shared_hbm)
+    state = {"rows": 128, "tile": nl.ndarray((128, 64), dtype=x.dtype, buffer=nl.sbuf)}
+    for i in nl.sequential_range(2):
+        state["tile"][...] = nl.exp(nl.load(x[i * 128:(i + 1) * 128, :]))
+    nl.store(out, value=state["tile"])
+    return out

@@ -1,0 +1,17 @@
+# nki-case: args=512x64:float32
+# Picks a per-tile offset table entry with int() of a sequential_range index.
+# Fix: unroll with nl.static_range, where `t` is an int (int() is then unnecessary).
+# expect-output: np.concatenate([in0[384:512], in0[128:256]])
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+
+@nki.jit
+def gather_tiles(x):
+    out = nl.ndarray((256, 64), dtype=x.dtype, buffer=nl.shared_hbm)
+    order = (3, 1)
+    for t in nl.static_range(2):
+        src = order[t]
+        nl.store(out[t * 128:(t + 1) * 128, :], value=nl.load(x[src * 128:(src + 1) * 128, :]))
+    return out
