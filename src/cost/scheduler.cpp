@@ -13,7 +13,7 @@ namespace nki::cost {
 
 namespace {
 constexpr double kNever = -1;
-constexpr size_t kMaxEntriesPerRegion = 48;
+constexpr size_t kMaxEntriesPerRegion = 1024;
 
 int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
   int64_t n = 1;
@@ -242,6 +242,10 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
         std::fprintf(stderr, "loop @%d depth %d: %lld of %lld iterations scheduled, step %.1f ns, frontier %.1f -> +%.1f\n",
                      loop ? loop->loc.line : 0, depth, static_cast<long long>(i + 1), static_cast<long long>(trips), step,
                      frontier_, by);
+      if (std::getenv("NKI_COST_DEBUG"))
+        for (size_t j = 0; j < delta.size(); ++j)
+          if (delta[j] == step || (j < work_delta.size() && work_delta[j] == step))
+            std::fprintf(stderr, "   clock %zu delta %.1f work %.1f\n", j, delta[j], j < work_delta.size() ? work_delta[j] : 0.0);
       Totals before_shift = tot_;
       Rec lr;
       lr.loop = loop;
@@ -268,7 +272,7 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       lr.unit = static_cast<Unit>(best);
       tot_.add_scaled(before_shift, prev_tot, left);
       int rec = push(lr);
-      shift(by, left, rec, delta, work_delta, first_rec);
+      shift(by, left, rec, delta, work_delta, first_rec, last_done);
       ++extrapolated_;
       // What the remaining iterations read and write, so later instructions depend on them.
       for (int64_t j = i + 1; j < trips; ++j) replay_iteration(j, static_cast<double>(j - i) * std::max(step, 0.0), rec);
@@ -286,17 +290,29 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
 // simulated iteration, the regions its instructions touched) `by` later, and puts the remaining
 // iterations' work on the DMA engines and HBM; the rest keeps its times.
 void Scheduler::shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta,
-                      const std::vector<double>& work_delta, int first_rec) {
+                      const std::vector<double>& work_delta, int first_rec, double last_done) {
   if (by <= 0) return;
-  for (int u = 0; u < kNumUnits; ++u) {
-    bool worked = u < 4 ? work_delta[static_cast<size_t>(u)] > 0 : delta[static_cast<size_t>(u)] > 0;
-    if (worked) {
-      free_[u] += by;
-      last_[u] = loop_rec;
-      covered_[u] += by;
-    }
-  }
   const double n = static_cast<double>(left);
+  for (int u = 0; u < kNumUnits; ++u) {
+    if (u < 4) {
+      // A compute engine that worked in the loop keeps pace with it: it is free `by` after the
+      // last scheduled iteration ended, and not before it has done the remaining work.
+      double w = work_delta[static_cast<size_t>(u)];
+      if (w <= 0) continue;
+      free_[u] = std::max(free_[u] + n * w, std::min(free_[u], last_done) + by);
+    } else {
+      // A DMA queue only issues: it advances by its own per-iteration step.
+      double d = delta[static_cast<size_t>(u)];
+      if (d <= 0) continue;
+      free_[u] += n * d;
+      covered_[u] = std::max(covered_[u], last_done + by);
+    }
+    last_[u] = loop_rec;
+  }
+  if (t_.dve_pool_share_sbuf > 0) {
+    const int dve = static_cast<int>(Unit::DVE), pool = static_cast<int>(Unit::POOL);
+    free_[dve] = free_[pool] = std::max(free_[dve], free_[pool]);
+  }
   for (size_t e = 0; e < dma_engine_.size(); ++e) dma_engine_[e].extend(n * work_delta[4 + e]);
   hbm_.extend(n * work_delta.back());
   (void)first_rec;
@@ -390,10 +406,9 @@ void Scheduler::enter_block(const std::vector<ir::Stmt>& body, bool schedule) {
   for (int t : it->second) {
     size_t ti = static_cast<size_t>(t);
     instance_[ti] = (instance_[ti] + 1) % instances_[ti];
-    const ir::TensorDecl& d = k_.tensors[ti];
-    // nl.zeros / nl.full in SBUF become a memset; a zeroed PSUM accumulator costs nothing
-    // (the first matmul of the group overwrites the bank).
-    if (schedule && d.init != ir::TensorInit::Uninitialized && d.buffer == ir::Buffer::Sbuf) memset_tile(t);
+    // nl.zeros / nl.full are explicit memset instructions in the IR (the tracer emits one where
+    // the tensor is created), so entering the block only rotates the instance.
+    (void)schedule;
   }
 }
 
@@ -456,6 +471,10 @@ void Scheduler::exec(const ir::Instr& in) {
     throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
                           " instructions without reaching a steady state");
   if (in.dst.tensor < 0) return;
+  // Zeroing a PSUM accumulator (nl.zeros in PSUM before `+=` matmuls) is not an instruction on
+  // hardware: the first matmul of the accumulation group overwrites the bank ([MM] tutorial,
+  // the PSUM accumulation pattern).
+  if (in.op == ir::Opcode::Memset && k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer == ir::Buffer::Psum) return;
   const bool dma = is_dma_instr(k_, in);
   ComputeCost cc;
   DmaCost dc;

@@ -69,7 +69,7 @@ class Scheduler {
   void replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration);
   void replay(const ir::Instr& in, double offset, int loop_rec);
   void memset_tile(int tensor);
-  void shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta, const std::vector<double>& work_delta, int first_rec);
+  void shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta, const std::vector<double>& work_delta, int first_rec, double last_done);
   Access resolve(const ir::Access& a);
   double sync(int from, Unit to) const;
   int push(const Rec& r);
