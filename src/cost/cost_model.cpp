@@ -122,11 +122,19 @@ CostReport Scheduler::report() {
   double load = tot_.busy[static_cast<int>(Unit::DmaLoad)];
   if (tot_.count[static_cast<int>(Unit::DmaLoad)] >= 4 && compute > 0.2 * r.latency_ns && load > 0.2 * r.latency_ns &&
       r.latency_ns > 0.9 * (compute + load)) {
+    // Located at the first load: where double buffering would start.
+    int line = 0, col = 0;
+    for (const Rec& x : recs_)
+      if (x.unit == Unit::DmaLoad && x.instr) {
+        line = x.instr->loc.line;
+        col = x.instr->loc.col;
+        break;
+      }
     lints_.push_back(Lint{"perf_no_overlap",
                           "loads and compute barely overlap: the estimate is close to DMA time plus compute time",
                           "allocate tiles inside the loop body so the next iteration's load can run during this "
                           "iteration's compute (double buffering), and issue loads early",
-                          0, 0});
+                          line, col});
   }
   r.lints = lints_;
   return r;

@@ -234,7 +234,7 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       steady = std::fabs(delta[j] - prev_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
     for (size_t j = 0; steady && j < work_delta.size(); ++j)
       steady = std::fabs(work_delta[j] - prev_work_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
-    if ((steady && i >= 1) || i + 1 >= warm) {
+    if (left >= 2 && ((steady && i >= 1) || i + 1 >= warm)) {
       // Steady state (or warm-up budget spent): the remaining `left` iterations advance every
       // timeline by the same per-iteration step and add the same work.
       const double by = static_cast<double>(left) * std::max(step, 0.0);
