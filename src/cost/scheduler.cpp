@@ -608,7 +608,7 @@ void Scheduler::exec(const ir::Instr& in) {
     tot_.mm_flops += cc.mm_flops;
     tot_.transpose_flops += cc.transpose_flops;
     tot_.vector_flops += cc.vector_flops;
-    if (cc.fp32_matmul)
+    if (cc.fp32_matmul && !linted_.count({"perf_fp32_matmul", in.loc.line}))
       lint(in, "perf_fp32_matmul", "matmul with fp32 operands runs at 1/4 of the bf16 rate on the Tensor Engine",
            "load or cast the operands to bfloat16 when the accuracy allows (fp32 PSUM accumulation is kept)");
   } else {
@@ -635,11 +635,12 @@ void Scheduler::exec(const ir::Instr& in) {
     tot_.dma_bytes += dc.bytes;
     ++tot_.dma_count;
     const int64_t per_partition = dc.bytes / std::max<int64_t>(dc.partitions, 1);
-    if (per_partition < 2048 && !dc.transpose)
+    const bool fresh_line = !linted_.count({"perf_small_dma", in.loc.line}) || !linted_.count({"perf_partitions", in.loc.line});
+    if (fresh_line && per_partition < 2048 && !dc.transpose)
       lint(in, "perf_small_dma",
            "DMA moves " + std::to_string(per_partition) + " bytes per partition (under 2 KiB): per-packet overhead dominates",
            "move at least 2 KiB (512 fp32 / 1024 bf16 elements) per partition per DMA, e.g. load several tiles at once");
-    if (dc.partitions < 128 && dc.partitions * 2 <= 128 && dc.queue != Unit::DmaOther)
+    if (fresh_line && dc.partitions < 128 && dc.partitions * 2 <= 128 && dc.queue != Unit::DmaOther)
       lint(in, "perf_partitions",
            "DMA uses " + std::to_string(dc.partitions) + " of 128 partitions, so only " + std::to_string(dc.engines) +
                " of the 16 DMA engines",
