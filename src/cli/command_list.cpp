@@ -20,6 +20,7 @@ const std::vector<CommandEntry>& command_list() {
       {"ir", "print the kernel IR of a traced kernel", make_ir_command},
       {"run", "simulate a kernel on .npy inputs", make_run_command},
       {"verify", "check a kernel against a benchmark task's PyTorch reference", make_verify_command},
+      {"profile", "estimate a kernel's latency on Trainium with the cost model (no hardware)", make_profile_command},
       {"tasks", "list/show benchmark tasks, verify every reference solution, audit against trivial kernels",
        make_tasks_command},
       {"solve", "let an LLM write a kernel for a task (agent, multi-turn or single-shot)", make_solve_command},

@@ -9,6 +9,7 @@ Command make_check_command();   // cmd_check.cpp
 Command make_ir_command();      // cmd_check.cpp
 Command make_run_command();     // cmd_run.cpp
 Command make_verify_command();  // cmd_verify.cpp
+Command make_profile_command(); // cmd_profile.cpp
 Command make_tasks_command();   // cmd_tasks.cpp: list | show | verify-solutions | audit
 Command make_solve_command();   // command_list.cpp: cmd_solve.cpp wired to the simulator tools
 Command make_bench_command();   // command_list.cpp: cmd_bench.cpp wired to simulator_episodes

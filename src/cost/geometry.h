@@ -1,0 +1,64 @@
+// What the cost model needs to know about an operand at concrete loop values: the box of tensor
+// indices it touches (for dependency tracking), and its layout facts (partitions, elements per
+// partition, innermost stride, contiguous runs) for the per-instruction and DMA formulas.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace nki::cost {
+
+// Concrete values of loop variables and program ids. The cost model keeps its own small
+// evaluator so that it depends on ir/ only (shared/docs/architecture-review.md §9); it should
+// move to the shared ir/eval.h once issue 16 provides one.
+class AtomValues {
+ public:
+  explicit AtomValues(const ir::Kernel& k);
+  void set_loop(int loop, int64_t v);
+  void set_program_ids(const std::vector<int64_t>& pid) { pid_ = pid; }
+  int64_t eval(const ir::ScalarExpr& e) const;  // saturates instead of overflowing
+  bool holds(const ir::Mask& m) const;
+
+ private:
+  int64_t atom(int id) const;
+  const ir::Kernel& k_;
+  std::vector<int64_t> loop_;
+  std::vector<int64_t> pid_;
+};
+
+// Row-major element strides of a tensor's storage: HBM tensors over all dims; on-chip tensors
+// over the non-partition dims within one partition (the partition dim gets stride 0).
+std::vector<int64_t> storage_strides(const ir::TensorDecl& t);
+
+struct Box {
+  std::vector<int64_t> lo, hi;  // inclusive, per tensor dim
+  bool whole = false;           // the whole tensor (views, indirect indices)
+};
+bool overlaps(const Box& a, const Box& b);
+bool covers(const Box& outer, const Box& inner);
+Box bounding(const Box& a, const Box& b);
+
+Box access_box(const ir::Kernel& k, const ir::Access& a, const AtomValues& env);
+
+struct Layout {
+  int64_t partitions = 1;        // iteration extent along the tensor's partition dim (1 for HBM)
+  int64_t free_elems = 1;        // elements per partition
+  int64_t elements = 1;
+  int64_t inner_stride_bytes = 0;  // byte stride of the innermost iterated dim (0 if none)
+  bool psum = false, sbuf = false, hbm = false;
+  DType dtype = DType::Float32;
+  bool broadcast_free = false;   // no free dim is iterated (a [P, 1] or scalar operand)
+};
+Layout layout_of(const ir::Kernel& k, const ir::Access& a);
+
+// Element strides of each iteration dim in the tensor's storage (per-partition for on-chip
+// tensors) and whether the dim walks partitions.
+struct DimWalk {
+  std::vector<int64_t> stride;
+  std::vector<bool> partition;
+};
+DimWalk dim_walk(const ir::Kernel& k, const ir::Access& a);
+
+}  // namespace nki::cost

@@ -1,0 +1,686 @@
+#include "cost/scheduler.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <string>
+#include <cstdio>
+#include <cstdlib>
+
+#include "ir/walk.h"
+
+namespace nki::cost {
+
+namespace {
+constexpr double kNever = -1;
+constexpr size_t kMaxEntriesPerRegion = 1024;
+
+int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
+  int64_t n = 1;
+  for (size_t d = 0; d < t.shape.size(); ++d)
+    if (static_cast<int>(d) != t.partition_dim) n *= std::max<int64_t>(t.shape[d], 1);
+  return n * static_cast<int64_t>(dtype_size(t.dtype));
+}
+}  // namespace
+
+void Totals::add_scaled(const Totals& a, const Totals& b, int64_t n) {
+  const double f = static_cast<double>(n);
+  for (int u = 0; u < kNumUnits; ++u) {
+    busy[u] += f * (a.busy[u] - b.busy[u]);
+    count[u] += n * (a.count[u] - b.count[u]);
+  }
+  dma_engine_busy += f * (a.dma_engine_busy - b.dma_engine_busy);
+  hbm_busy += f * (a.hbm_busy - b.hbm_busy);
+  mm_flops += f * (a.mm_flops - b.mm_flops);
+  transpose_flops += f * (a.transpose_flops - b.transpose_flops);
+  vector_flops += f * (a.vector_flops - b.vector_flops);
+  hbm_read += n * (a.hbm_read - b.hbm_read);
+  hbm_write += n * (a.hbm_write - b.hbm_write);
+  dma_bytes += n * (a.dma_bytes - b.dma_bytes);
+  dma_count += n * (a.dma_count - b.dma_count);
+  instructions += n * (a.instructions - b.instructions);
+}
+
+Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions& o)
+    : k_(k), t_(t), o_(o), env_(k) {
+  const size_t nt = k.tensors.size();
+  root_.resize(nt);
+  instances_.assign(nt, 1);
+  instance_.assign(nt, 0);
+  for (size_t i = 0; i < nt; ++i) {
+    int r = static_cast<int>(i), guard = 0;
+    while (k.tensors[static_cast<size_t>(r)].alias_of >= 0 && guard++ < 64) r = k.tensors[static_cast<size_t>(r)].alias_of;
+    root_[i] = r;
+  }
+  // Where each tensor is created: the block at its scope depth on the path of its first use
+  // (the simulator's rule, machine/interpreter.h). Tiles created inside a loop body get a new
+  // (rotating) instance per iteration, as the compiler allocates them (TP §3.6).
+  std::vector<const std::vector<ir::Stmt>*> stack = {&k.body};
+  std::vector<bool> seen(nt, false);
+  std::vector<const std::vector<ir::Stmt>*> block_of(nt, &k.body);
+  ir::WalkCallbacks cb;
+  cb.instr = [&](const ir::Instr& in, int) {
+    ir::for_each_access(in, [&](const ir::Access& a, bool) {
+      size_t ti = static_cast<size_t>(a.tensor);
+      if (ti >= nt || seen[ti]) return;
+      seen[ti] = true;
+      int depth = k.tensors[ti].scope_depth;
+      size_t d = depth <= 0 ? 0 : std::min(static_cast<size_t>(depth), stack.size() - 1);
+      block_of[ti] = stack[d];
+    });
+  };
+  cb.enter_loop = [&](const ir::Loop& l, int) { stack.push_back(&l.body); return true; };
+  cb.exit_loop = [&](const ir::Loop&, int) { stack.pop_back(); };
+  cb.enter_branch = [&](const ir::If& c, bool then_branch, int) {
+    stack.push_back(then_branch ? &c.then_body : &c.else_body);
+    return true;
+  };
+  cb.exit_branch = [&](const ir::If&, bool, int) { stack.pop_back(); };
+  ir::walk(k, cb);
+  for (size_t i = 0; i < nt; ++i) {
+    const ir::TensorDecl& d = k.tensors[i];
+    if (root_[i] != static_cast<int>(i)) continue;
+    if (ir::is_hbm(d.buffer) || d.role != ir::TensorRole::Internal || block_of[i] == &k.body) continue;
+    created_in_[block_of[i]].push_back(static_cast<int>(i));
+    int n = static_cast<int>(t.buffer_instances);
+    if (d.buffer == ir::Buffer::Psum) {
+      // 8 banks of 2 KiB per partition [A1]: a tile uses at least one bank.
+      int64_t banks = std::max<int64_t>(1, (tile_bytes_per_partition(d) + 2047) / 2048);
+      n = static_cast<int>(std::clamp<int64_t>(8 / banks, 1, n));
+    }
+    instances_[i] = std::max(n, 1);
+  }
+  if (t.hoist_invariant_compute > 0) find_invariant_compute();
+  last_.fill(-1);
+  dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
+  act_seen_.assign(64, false);
+}
+
+namespace {
+bool expr_uses(const ir::Kernel& k, const ir::ScalarExpr& e, int loop, int depth = 0);
+bool atom_uses(const ir::Kernel& k, int id, int loop, int depth) {
+  if (id < 0 || id >= static_cast<int>(k.atoms.size()) || depth > 64) return true;
+  const ir::Atom& a = k.atoms[static_cast<size_t>(id)];
+  switch (a.kind) {
+    case ir::AtomKind::LoopVar: return a.loop == loop;
+    case ir::AtomKind::ProgramId: return false;
+    default: return expr_uses(k, a.operand, loop, depth + 1);
+  }
+}
+bool expr_uses(const ir::Kernel& k, const ir::ScalarExpr& e, int loop, int depth) {
+  for (const auto& [id, c] : e.terms)
+    if (c != 0 && atom_uses(k, id, loop, depth)) return true;
+  return false;
+}
+}  // namespace
+
+// An instruction directly in a loop body is invariant when none of its indices or mask terms
+// use the induction variable, nothing in the loop writes what it reads, and it is the only
+// writer of its (on-chip) destination in the loop. Compute only: loads are left in place.
+void Scheduler::find_invariant_compute() {
+  std::function<void(const std::vector<ir::Stmt>&)> visit = [&](const std::vector<ir::Stmt>& body) {
+    for (const ir::Stmt& s : body) {
+      if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+        std::map<int, int> writers;
+        ir::WalkCallbacks cb;
+        cb.instr = [&](const ir::Instr& in, int) {
+          ir::for_each_access(in, [&](const ir::Access& a, bool written) {
+            if (written || in.op == ir::Opcode::Custom) ++writers[root_[static_cast<size_t>(a.tensor)]];
+          });
+        };
+        ir::walk(lp->body, cb);
+        for (const ir::Stmt& c : lp->body) {
+          const auto* in = std::get_if<ir::Instr>(&c.node);
+          if (!in || in->dst.tensor < 0 || in->op == ir::Opcode::Custom || in->op == ir::Opcode::Matmul ||
+              in->accumulate || in->rmw || in->reduce_op || in->reduce_res || is_dma_instr(k_, *in))
+            continue;
+          if (!ir::is_on_chip(k_.tensors[static_cast<size_t>(in->dst.tensor)].buffer)) continue;
+          bool invariant = writers[root_[static_cast<size_t>(in->dst.tensor)]] == 1;
+          ir::for_each_access(*in, [&](const ir::Access& a, bool written) {
+            if (a.indirect) invariant = false;
+            for (const ir::ScalarExpr& e : a.offset) invariant &= !expr_uses(k_, e, lp->id);
+            if (!written && writers.count(root_[static_cast<size_t>(a.tensor)])) invariant = false;
+          });
+          if (in->mask)
+            for (const ir::Predicate& p : in->mask->terms) invariant &= !expr_uses(k_, p.rest, lp->id);
+          if (!invariant) continue;
+          hoisted_.insert(in);
+          instances_[static_cast<size_t>(root_[static_cast<size_t>(in->dst.tensor)])] = 1;
+        }
+        visit(lp->body);
+      } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
+        visit(cond->then_body);
+        visit(cond->else_body);
+      }
+    }
+  };
+  visit(k_.body);
+}
+
+std::vector<double> Scheduler::clocks() const {
+  std::vector<double> c(free_.begin(), free_.end());
+  for (const GapResource& g : dma_engine_) c.push_back(g.last_end());
+  c.push_back(hbm_.last_end());
+  c.push_back(frontier_);
+  return c;
+}
+
+std::vector<double> Scheduler::work() const {
+  std::vector<double> w(tot_.busy.begin(), tot_.busy.begin() + 4);  // PE, DVE, ACT, POOL
+  for (const GapResource& g : dma_engine_) w.push_back(g.reserved());
+  w.push_back(hbm_.reserved());
+  return w;
+}
+
+int Scheduler::push(const Rec& r) {
+  recs_.push_back(r);
+  if (r.done > frontier_) {
+    frontier_ = r.done;
+    frontier_rec_ = static_cast<int>(recs_.size()) - 1;
+  }
+  return static_cast<int>(recs_.size()) - 1;
+}
+
+void Scheduler::run() {
+  const int64_t instances = std::max<int64_t>(ir::element_count(k_.grid), 1);
+  std::vector<int64_t> pid(k_.grid.size(), 0);
+  // SPMD instances run one after another on one NeuronCore (LNC=1).
+  auto set_pid = [&](int64_t i) {
+    int64_t rest = i;
+    for (size_t d = k_.grid.size(); d-- > 0;) {
+      pid[d] = rest % std::max<int64_t>(k_.grid[d], 1);
+      rest /= std::max<int64_t>(k_.grid[d], 1);
+    }
+    env_.set_program_ids(pid);
+  };
+  iterate(
+      instances, 0, nullptr,
+      [&](int64_t i) {
+        set_pid(i);
+        run_block(k_.body, 0, true);
+      },
+      [&](int64_t i, double offset, int rec) {
+        set_pid(i);
+        replay_block(k_.body, offset, rec, true);
+      });
+}
+
+void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
+                        const std::function<void(int64_t, double, int)>& replay_iteration) {
+  if (trips <= 0) return;
+  // Deeper loops warm up with fewer iterations so that the scheduling work stays bounded.
+  const int warm = std::max(3, o_.max_warmup_iterations >> std::min(depth, 8));
+
+  const int first_rec = static_cast<int>(recs_.size());
+  std::vector<double> prev = clocks(), prev_delta, prev_work = work(), prev_work_delta;
+  Totals prev_tot = tot_;
+  for (int64_t i = 0; i < trips; ++i) {
+    const size_t iteration_first = recs_.size();
+    body(i);
+    const int64_t left = trips - i - 1;
+    if (left == 0) return;
+    if (!o_.extrapolate) continue;
+    std::vector<double> now = clocks(), delta(now.size()), now_work = work(), work_delta(now_work.size());
+    for (size_t j = 0; j < now.size(); ++j) delta[j] = now[j] - prev[j];
+    for (size_t j = 0; j < now_work.size(); ++j) work_delta[j] = now_work[j] - prev_work[j];
+    bool steady = !prev_delta.empty();
+    // One iteration's advance: the resource that moved furthest, and at least the work one
+    // iteration puts on any single resource (an iteration whose DMAs filled idle gaps did not
+    // move the engines' clocks, but the remaining iterations will once the gaps are used up).
+    double step = 0;
+    for (double d : delta) step = std::max(step, d);
+    for (double d : work_delta) step = std::max(step, d);
+    for (size_t j = 0; steady && j < delta.size(); ++j)
+      steady = std::fabs(delta[j] - prev_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
+    for (size_t j = 0; steady && j < work_delta.size(); ++j)
+      steady = std::fabs(work_delta[j] - prev_work_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
+    if (left >= 2 && ((steady && i >= 1) || i + 1 >= warm)) {
+      // Steady state (or warm-up budget spent): the remaining `left` iterations advance every
+      // timeline by the same per-iteration step and add the same work.
+      const double by = static_cast<double>(left) * std::max(step, 0.0);
+      if (std::getenv("NKI_COST_DEBUG"))
+        std::fprintf(stderr, "loop @%d depth %d: %lld of %lld iterations scheduled, step %.1f ns, frontier %.1f -> +%.1f\n",
+                     loop ? loop->loc.line : 0, depth, static_cast<long long>(i + 1), static_cast<long long>(trips), step,
+                     frontier_, by);
+      if (std::getenv("NKI_COST_DEBUG"))
+        for (size_t j = 0; j < delta.size(); ++j)
+          if (delta[j] == step || (j < work_delta.size() && work_delta[j] == step))
+            std::fprintf(stderr, "   clock %zu delta %.1f work %.1f\n", j, delta[j], j < work_delta.size() ? work_delta[j] : 0.0);
+      Totals before_shift = tot_;
+      Rec lr;
+      lr.loop = loop;
+      lr.loop_iterations = left;
+      // The remaining iterations end `by` after the last scheduled one did.
+      double last_done = 0;
+      int last_rec = -1;
+      for (size_t r = iteration_first; r < recs_.size(); ++r)
+        if (last_rec < 0 || recs_[r].done > last_done) {
+          last_done = recs_[r].done;
+          last_rec = static_cast<int>(r);
+        }
+      if (last_rec < 0) {
+        last_done = frontier_;
+        last_rec = frontier_rec_;
+      }
+      lr.start = last_done;
+      lr.end = lr.done = last_done + by;
+      lr.pred = last_rec;
+      // The unit that worked most in the last iteration carries the loop on the critical path.
+      int best = 0;
+      for (int u = 1; u < kNumUnits; ++u)
+        if (tot_.busy[u] - prev_tot.busy[u] > tot_.busy[best] - prev_tot.busy[best]) best = u;
+      lr.unit = static_cast<Unit>(best);
+      tot_.add_scaled(before_shift, prev_tot, left);
+      int rec = push(lr);
+      shift(by, left, rec, delta, work_delta, first_rec, last_done);
+      ++extrapolated_;
+      // What the remaining iterations read and write, so later instructions depend on them.
+      for (int64_t j = i + 1; j < trips; ++j) replay_iteration(j, static_cast<double>(j - i) * std::max(step, 0.0), rec);
+      return;
+    }
+    prev = std::move(now);
+    prev_delta = std::move(delta);
+    prev_work = std::move(now_work);
+    prev_work_delta = std::move(work_delta);
+    prev_tot = tot_;
+  }
+}
+
+// Moves what the loop's iterations advanced (the resources that moved or worked in the last
+// simulated iteration, the regions its instructions touched) `by` later, and puts the remaining
+// iterations' work on the DMA engines and HBM; the rest keeps its times.
+void Scheduler::shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta,
+                      const std::vector<double>& work_delta, int first_rec, double last_done) {
+  if (by <= 0) return;
+  const double n = static_cast<double>(left);
+  for (int u = 0; u < kNumUnits; ++u) {
+    if (u < 4) {
+      // A compute engine that worked in the loop keeps pace with it: it is free `by` after the
+      // last scheduled iteration ended, and not before it has done the remaining work.
+      double w = work_delta[static_cast<size_t>(u)];
+      if (w <= 0) continue;
+      free_[u] = std::max(free_[u] + n * w, std::min(free_[u], last_done) + by);
+    } else {
+      // A DMA queue only issues: it advances by its own per-iteration step.
+      double d = delta[static_cast<size_t>(u)];
+      if (d <= 0) continue;
+      free_[u] += n * d;
+      covered_[u] = std::max(covered_[u], last_done + by);
+    }
+    last_[u] = loop_rec;
+  }
+  if (t_.dve_pool_share_sbuf > 0) {
+    const int dve = static_cast<int>(Unit::DVE), pool = static_cast<int>(Unit::POOL);
+    free_[dve] = free_[pool] = std::max(free_[dve], free_[pool]);
+  }
+  for (size_t e = 0; e < dma_engine_.size(); ++e) dma_engine_[e].extend(n * work_delta[4 + e]);
+  hbm_.extend(n * work_delta.back());
+  (void)first_rec;
+  // frontier_ was set by the loop record itself.
+}
+
+void Scheduler::run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration) {
+  for (const ir::Stmt& s : body) {
+    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+      if (first_iteration || !hoisted_.count(in)) exec(*in);
+    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      iterate(
+          lp->trip_count(), depth + 1, lp,
+          [&](int64_t i) {
+            env_.set_loop(lp->id, lp->start + i * lp->step);
+            enter_block(lp->body);
+            run_block(lp->body, depth + 1, i == 0);
+          },
+          [&](int64_t i, double offset, int rec) {
+            env_.set_loop(lp->id, lp->start + i * lp->step);
+            enter_block(lp->body, false);
+            replay_block(lp->body, offset, rec, i == 0);
+          });
+    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
+      const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
+      enter_block(branch);
+      run_block(branch, depth + 1, true);
+    }
+  }
+}
+
+void Scheduler::replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration) {
+  for (const ir::Stmt& s : body) {
+    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
+      if (first_iteration || !hoisted_.count(in)) replay(*in, offset, loop_rec);
+    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      const int64_t trips = lp->trip_count();
+      for (int64_t i = 0; i < trips; ++i) {
+        env_.set_loop(lp->id, lp->start + i * lp->step);
+        enter_block(lp->body, false);
+        replay_block(lp->body, offset, loop_rec, i == 0);
+      }
+    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
+      const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
+      enter_block(branch, false);
+      replay_block(branch, offset, loop_rec, true);
+    }
+  }
+}
+
+void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
+  if (++replayed_ > 20 * o_.max_scheduled_ops)
+    throw CostBudgetError("the cost model walked more than " + std::to_string(20 * o_.max_scheduled_ops) +
+                          " instructions of extrapolated loop iterations");
+  auto it = last_time_.find(&in);
+  if (it == last_time_.end() || in.dst.tensor < 0) return;
+  const double end = it->second.first + offset, done = it->second.second + offset;
+  Unit u = is_dma_instr(k_, in) ? dma_cost(k_, in, t_).queue : compute_cost(k_, in, t_).unit;
+  const int ui = static_cast<int>(u);
+  ir::for_each_access(in, [&](const ir::Access& a, bool written) {
+    Access acc = resolve(a);
+    if (written) {
+      auto& entries = regions_[acc.key];
+      entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(acc.box, e.box); }),
+                    entries.end());
+      if (entries.size() >= kMaxEntriesPerRegion) {
+        Entry m = entries[0];
+        m.box = bounding(m.box, entries[1].box);
+        m.wdone = std::max(m.wdone, entries[1].wdone);
+        m.rdone = std::max(m.rdone, entries[1].rdone);
+        entries.erase(entries.begin(), entries.begin() + 2);
+        entries.insert(entries.begin(), m);
+      }
+      entries.push_back(Entry{acc.box, done, kNever, ui, -1, loop_rec, -1});
+    } else {
+      auto r = regions_.find(acc.key);
+      if (r == regions_.end()) return;
+      for (Entry& e : r->second)
+        if (overlaps(e.box, acc.box) && end >= e.rdone) {
+          e.rdone = end;
+          e.runit = ui;
+          e.rrec = loop_rec;
+        }
+    }
+  });
+}
+
+void Scheduler::enter_block(const std::vector<ir::Stmt>& body, bool schedule) {
+  auto it = created_in_.find(&body);
+  if (it == created_in_.end()) return;
+  for (int t : it->second) {
+    size_t ti = static_cast<size_t>(t);
+    instance_[ti] = (instance_[ti] + 1) % instances_[ti];
+    // nl.zeros / nl.full are explicit memset instructions in the IR (the tracer emits one where
+    // the tensor is created), so entering the block only rotates the instance.
+    (void)schedule;
+  }
+}
+
+Scheduler::Access Scheduler::resolve(const ir::Access& a) {
+  Access r;
+  int root = root_[static_cast<size_t>(a.tensor)];
+  r.key = static_cast<int64_t>(root) * 32 + instance_[static_cast<size_t>(root)];
+  r.box = root == a.tensor ? access_box(k_, a, env_) : Box{{}, {}, true};
+  return r;
+}
+
+double Scheduler::sync(int from, Unit to) const {
+  if (from < 0 || from == static_cast<int>(to)) return 0;
+  const bool from_dma = is_dma(static_cast<Unit>(from));
+  if (from_dma && is_dma(to)) return 0;
+  if (from_dma) return t_.dma_to_compute_ns;
+  return t_.engine_sync_ns;
+}
+
+void Scheduler::memset_tile(int tensor) {
+  const ir::TensorDecl& d = k_.tensors[static_cast<size_t>(tensor)];
+  const double n = static_cast<double>(tile_bytes_per_partition(d) / std::max<size_t>(dtype_size(d.dtype), 1));
+  const double ii = std::max(t_.min_ii, n) / t_.dve_ghz;
+  ir::Access whole;
+  whole.tensor = tensor;
+  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box{{}, {}, true}};
+  auto& entries = regions_[acc.key];
+  double ready = 0;
+  int pred = last_[static_cast<int>(Unit::DVE)];
+  for (const Entry& e : entries) {
+    double t = std::max(e.rdone + sync(e.runit, Unit::DVE), e.wdone + sync(e.wunit, Unit::DVE));
+    if (t > ready) {
+      ready = t;
+      pred = e.rdone > e.wdone ? e.rrec : e.wrec;
+    }
+  }
+  Rec r;
+  r.unit = Unit::DVE;
+  r.start = std::max(free_[static_cast<int>(Unit::DVE)], ready);
+  if (r.start == free_[static_cast<int>(Unit::DVE)]) pred = last_[static_cast<int>(Unit::DVE)];
+  r.end = r.done = r.start + ii;
+  r.pred = pred;
+  int id = push(r);
+  free_[static_cast<int>(Unit::DVE)] = r.end;
+  last_[static_cast<int>(Unit::DVE)] = id;
+  tot_.busy[static_cast<int>(Unit::DVE)] += ii;
+  ++tot_.count[static_cast<int>(Unit::DVE)];
+  ++tot_.instructions;
+  entries.clear();
+  entries.push_back(Entry{Box{{}, {}, true}, r.done, kNever, static_cast<int>(Unit::DVE), -1, id, -1});
+}
+
+void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::string& msg, const std::string& hint) {
+  if (!linted_.emplace(std::make_pair(code, in.loc.line), true).second || lints_.size() >= 64) return;
+  lints_.push_back(Lint{code, msg, hint, in.loc.line, in.loc.col});
+}
+
+void Scheduler::exec(const ir::Instr& in) {
+  if (++scheduled_ > o_.max_scheduled_ops)
+    throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
+                          " instructions without reaching a steady state");
+  if (in.dst.tensor < 0) return;
+  // Zeroing a PSUM accumulator (nl.zeros in PSUM before `+=` matmuls) is not an instruction on
+  // hardware: the first matmul of the accumulation group overwrites the bank ([MM] tutorial,
+  // the PSUM accumulation pattern).
+  if (in.op == ir::Opcode::Memset && k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer == ir::Buffer::Psum) return;
+  const bool dma = is_dma_instr(k_, in);
+  ComputeCost cc;
+  DmaCost dc;
+  Unit u;
+  if (dma) {
+    dc = dma_cost(k_, in, t_);
+    u = dc.queue;
+  } else {
+    cc = compute_cost(k_, in, t_);
+    u = cc.unit;
+    if (cc.ii_ns == 0 && cc.mm_flops == 0) return;  // device_print and the like: no device work
+  }
+  // Operands at the current loop values.
+  std::vector<Access> reads, writes;
+  ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
+  const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
+
+  // Earliest start on unit `v` allowed by the operands' last writers and readers.
+  auto deps = [&](Unit v, double dep_extra, int& pred_out) {
+    const int vi = static_cast<int>(v);
+    double ready = 0;
+    pred_out = -1;
+    auto need = [&](double t, int rec) {
+      if (t > ready) {
+        ready = t;
+        pred_out = rec;
+      }
+    };
+    for (const Access& a : reads) {
+      auto it = regions_.find(a.key);
+      if (it == regions_.end()) continue;
+      for (const Entry& e : it->second) {
+        if (!overlaps(e.box, a.box) || e.wunit < 0) continue;
+        double t = e.wdone + sync(e.wunit, v);
+        if (e.wunit == vi) t += dep_extra;  // dependent instruction on the same engine [A1]
+        need(t, e.wrec);
+      }
+    }
+    for (const Access& a : writes) {
+      auto it = regions_.find(a.key);
+      if (it == regions_.end()) continue;
+      for (const Entry& e : it->second) {
+        if (!overlaps(e.box, a.box)) continue;
+        // PSUM accumulation groups are pipelined inside TensorE: no wait for the previous
+        // partial sum's latency (in-order issue orders them).
+        bool pe_accumulate = in.accumulate && e.wunit == vi && v == Unit::PE;
+        if (reads_dst && !pe_accumulate && e.wunit >= 0) need(e.wdone + sync(e.wunit, v), e.wrec);
+        if (e.runit >= 0 && e.runit != vi) need(e.rdone + sync(e.runit, v), e.rrec);  // WAR
+        if (e.wunit >= 0 && e.wunit != vi && !pe_accumulate) need(e.wdone, e.wrec);  // WAW
+      }
+    }
+    return ready;
+  };
+  // When an engine is free: on NC-v2 VectorE and GpSimdE take turns on SBUF [A1].
+  auto shared = [&](Unit v) { return t_.dve_pool_share_sbuf > 0 && (v == Unit::DVE || v == Unit::POOL); };
+  auto free_at = [&](Unit v) {
+    return shared(v) ? std::max(free_[static_cast<int>(Unit::DVE)], free_[static_cast<int>(Unit::POOL)])
+                     : free_[static_cast<int>(v)];
+  };
+  auto last_on = [&](Unit v) {
+    if (!shared(v)) return last_[static_cast<int>(v)];
+    int a = last_[static_cast<int>(Unit::DVE)], b = last_[static_cast<int>(Unit::POOL)];
+    return free_[static_cast<int>(Unit::DVE)] >= free_[static_cast<int>(Unit::POOL)] ? a : b;
+  };
+
+  double ready = 0;
+  int pred = -1;
+  if (!dma) {
+    // The compiler's engine choice: the candidate that finishes first (TP §3.4.5).
+    std::vector<Unit> cands = auto_candidates(in, t_);
+    if (!cands.empty()) {
+      double best_end = 0;
+      for (size_t i = 0; i < cands.size(); ++i) {
+        ComputeCost alt = compute_cost(k_, in, t_, static_cast<int>(cands[i]));
+        int p = -1;
+        double rd = deps(cands[i], alt.dep_extra_ns, p);
+        double end = std::max(free_at(cands[i]), rd) + alt.ii_ns;
+        if (i == 0 || end < best_end - 1e-9) {
+          best_end = end;
+          cc = alt;
+        }
+      }
+      u = cc.unit;
+    }
+    ready = deps(u, cc.dep_extra_ns, pred);
+    if (cc.pe_broadcast_ns > 0) {
+      // The ones-matmul that broadcasts a [1, F] operand over the partitions (into PSUM).
+      Rec b;
+      b.unit = Unit::PE;
+      b.instr = &in;
+      int pe = static_cast<int>(Unit::PE);
+      b.start = std::max(free_[pe], ready);
+      b.pred = b.start == free_[pe] ? last_[pe] : pred;
+      b.end = b.start + cc.pe_broadcast_ns;
+      b.done = b.end + t_.pe_latency_cycles / t_.pe_ghz;
+      free_[pe] = b.end;
+      tot_.busy[pe] += cc.pe_broadcast_ns;
+      ++tot_.count[pe];
+      int id = push(b);
+      last_[pe] = id;
+      if (b.done + t_.engine_sync_ns > ready) {
+        ready = b.done + t_.engine_sync_ns;
+        pred = id;
+      }
+    }
+  } else {
+    ready = deps(u, 0, pred);
+  }
+  const int ui = static_cast<int>(u);
+
+  Rec r;
+  r.unit = u;
+  r.instr = &in;
+  if (!dma) {
+    double ii = cc.ii_ns;
+    if (in.op == ir::Opcode::Activation && u == Unit::ACT) {
+      size_t f = static_cast<size_t>(in.act);
+      if (f < act_seen_.size() && !act_seen_[f]) {
+        act_seen_[f] = true;
+        ii += t_.act_table_load_ns;  // activation table load, inferred (TP §2.4)
+      }
+    }
+    const double fa = free_at(u);
+    r.start = std::max(fa, ready);
+    r.pred = fa >= ready ? last_on(u) : pred;
+    r.end = r.start + ii;
+    r.done = r.start + (cc.lat_ns - cc.ii_ns) + ii;
+    free_[ui] = r.end;
+    if (shared(u)) free_[static_cast<int>(Unit::DVE)] = free_[static_cast<int>(Unit::POOL)] = r.end;
+    tot_.busy[ui] += ii;
+    tot_.mm_flops += cc.mm_flops;
+    tot_.transpose_flops += cc.transpose_flops;
+    tot_.vector_flops += cc.vector_flops;
+    if (cc.fp32_matmul && !linted_.count({"perf_fp32_matmul", in.loc.line}))
+      lint(in, "perf_fp32_matmul", "matmul with fp32 operands runs at 1/4 of the bf16 rate on the Tensor Engine",
+           "load or cast the operands to bfloat16 when the accuracy allows (fp32 PSUM accumulation is kept)");
+  } else {
+    double issue = std::max(free_[ui], ready);
+    r.pred = issue == free_[ui] && free_[ui] >= ready ? last_[ui] : pred;
+    free_[ui] = issue + t_.dma_issue_ns;
+    const int ne = static_cast<int>(dma_engine_.size());
+    double data_end = issue;
+    for (int e = 0; e < dc.engines; ++e) {
+      GapResource& g = dma_engine_[static_cast<size_t>((dma_rr_ + e) % ne)];
+      data_end = std::max(data_end, g.reserve(issue, dc.engine_ns) + dc.engine_ns);
+    }
+    dma_rr_ = (dma_rr_ + dc.engines) % ne;
+    if (dc.hbm_ns > 0) data_end = std::max(data_end, hbm_.reserve(issue, dc.hbm_ns) + dc.hbm_ns);
+    r.start = issue;
+    r.end = data_end;
+    r.done = data_end + t_.dma_latency_ns;
+    tot_.busy[ui] += std::max(0.0, r.done - std::max(issue, covered_[ui]));
+    covered_[ui] = std::max(covered_[ui], r.done);
+    tot_.dma_engine_busy += dc.engine_ns * dc.engines;
+    tot_.hbm_busy += dc.hbm_ns;
+    tot_.hbm_read += dc.hbm_read;
+    tot_.hbm_write += dc.hbm_write;
+    tot_.dma_bytes += dc.bytes;
+    ++tot_.dma_count;
+    const int64_t per_partition = dc.bytes / std::max<int64_t>(dc.partitions, 1);
+    const bool fresh_line = !linted_.count({"perf_small_dma", in.loc.line}) || !linted_.count({"perf_partitions", in.loc.line});
+    if (fresh_line && per_partition < 2048 && !dc.transpose)
+      lint(in, "perf_small_dma",
+           "DMA moves " + std::to_string(per_partition) + " bytes per partition (under 2 KiB): per-packet overhead dominates",
+           "move at least 2 KiB (512 fp32 / 1024 bf16 elements) per partition per DMA, e.g. load several tiles at once");
+    if (fresh_line && dc.partitions < 128 && dc.partitions * 2 <= 128 && dc.queue != Unit::DmaOther)
+      lint(in, "perf_partitions",
+           "DMA uses " + std::to_string(dc.partitions) + " of 128 partitions, so only " + std::to_string(dc.engines) +
+               " of the 16 DMA engines",
+           "reshape the tile so its partition dimension is 128");
+  }
+  ++tot_.count[ui];
+  ++tot_.instructions;
+  int id = push(r);
+  last_[ui] = id;
+  last_time_[&in] = {r.end, r.done};
+
+  // Region bookkeeping: reads extend the reader window; writes replace what they cover.
+  for (const Access& a : reads) {
+    auto it = regions_.find(a.key);
+    if (it == regions_.end()) continue;
+    for (Entry& e : it->second) {
+      if (!overlaps(e.box, a.box)) continue;
+      if (r.end >= e.rdone) {
+        e.rdone = r.end;
+        e.runit = ui;
+        e.rrec = id;
+      }
+    }
+  }
+  for (const Access& a : writes) {
+    auto& entries = regions_[a.key];
+    entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(a.box, e.box); }),
+                  entries.end());
+    if (entries.size() >= kMaxEntriesPerRegion) {
+      // Merge the two oldest entries (conservative: a larger box with the later times).
+      Entry m = entries[0];
+      const Entry& b = entries[1];
+      m.box = bounding(m.box, b.box);
+      if (b.wdone > m.wdone) { m.wdone = b.wdone; m.wunit = b.wunit; m.wrec = b.wrec; }
+      if (b.rdone > m.rdone) { m.rdone = b.rdone; m.runit = b.runit; m.rrec = b.rrec; }
+      entries.erase(entries.begin(), entries.begin() + 2);
+      entries.insert(entries.begin(), m);
+    }
+    entries.push_back(Entry{a.box, r.done, kNever, ui, -1, id, -1});
+  }
+}
+
+}  // namespace nki::cost

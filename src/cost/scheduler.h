@@ -1,0 +1,108 @@
+// The list scheduler behind cost::estimate (cost_model.h): walks the kernel with concrete loop
+// values, places each instruction on its engine / DMA queue after its dependencies, and
+// extrapolates loops once their per-iteration advance repeats.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "cost/cost_model.h"
+#include "cost/gap_resource.h"
+#include "cost/geometry.h"
+#include "cost/instr_cost.h"
+
+namespace nki::cost {
+
+// One scheduled instruction (or one extrapolated loop).
+struct Rec {
+  Unit unit = Unit::PE;
+  double start = 0, end = 0, done = 0;
+  const ir::Instr* instr = nullptr;  // null for a loop summary
+  const ir::Loop* loop = nullptr;
+  int64_t loop_iterations = 0;
+  int pred = -1;                     // the record whose completion or engine release set `start`
+};
+
+// Everything that advances linearly while a loop runs in steady state.
+struct Totals {
+  std::array<double, kNumUnits> busy{};
+  std::array<int64_t, kNumUnits> count{};
+  double dma_engine_busy = 0, hbm_busy = 0, mm_flops = 0, transpose_flops = 0, vector_flops = 0;
+  int64_t hbm_read = 0, hbm_write = 0, dma_bytes = 0, dma_count = 0, instructions = 0;
+  void add_scaled(const Totals& a, const Totals& b, int64_t n);  // += n * (a - b)
+};
+
+class Scheduler {
+ public:
+  Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions& o);
+  void run();
+  CostReport report();
+
+ private:
+  struct Entry {
+    Box box;
+    double wdone = 0, rdone = -1;
+    int wunit = -1, runit = -1, wrec = -1, rrec = -1;
+  };
+  struct Access {
+    int64_t key;
+    Box box;
+  };
+  // Timeline state compared between iterations to detect a steady state.
+  std::vector<double> clocks() const;
+  // Work done so far per resource (compute engines, DMA engines, HBM), same purpose.
+  std::vector<double> work() const;
+
+  void run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration);
+  void find_invariant_compute();
+  void iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
+               const std::function<void(int64_t, double, int)>& replay_iteration);
+  void enter_block(const std::vector<ir::Stmt>& body, bool schedule = true);
+  void exec(const ir::Instr& in);
+  // Extrapolated iterations: record what they read and write (no scheduling), at the times of
+  // the same instructions in the last scheduled iteration plus `offset`.
+  void replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration);
+  void replay(const ir::Instr& in, double offset, int loop_rec);
+  void memset_tile(int tensor);
+  void shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta, const std::vector<double>& work_delta, int first_rec, double last_done);
+  Access resolve(const ir::Access& a);
+  double sync(int from, Unit to) const;
+  int push(const Rec& r);
+  void lint(const ir::Instr& in, const std::string& code, const std::string& msg, const std::string& hint);
+
+  const ir::Kernel& k_;
+  const CostTable& t_;
+  const CostOptions& o_;
+  AtomValues env_;
+  // Scopes: tensors created in each block, rotating instance of each tensor.
+  std::map<const std::vector<ir::Stmt>*, std::vector<int>> created_in_;
+  std::vector<int> root_, instances_, instance_;
+  std::unordered_map<int64_t, std::vector<Entry>> regions_;
+  // Loop-invariant compute the compiler hoists: runs on the first iteration of its loop only.
+  std::unordered_set<const ir::Instr*> hoisted_;
+
+  std::array<double, kNumUnits> free_{};     // engine / queue next issue time
+  std::array<double, kNumUnits> covered_{};  // DMA queues: busy-interval union so far
+  std::array<int, kNumUnits> last_{};        // last record on each unit
+  std::vector<GapResource> dma_engine_;
+  GapResource hbm_;
+  int dma_rr_ = 0;
+  double frontier_ = 0;
+  int frontier_rec_ = -1;
+  std::vector<bool> act_seen_;
+  Totals tot_;
+  std::vector<Rec> recs_;
+  std::unordered_map<const ir::Instr*, std::pair<double, double>> last_time_;  // end, done
+  int64_t replayed_ = 0;
+  int64_t scheduled_ = 0;
+  int extrapolated_ = 0;
+  std::vector<Lint> lints_;
+  std::map<std::pair<std::string, int>, bool> linted_;
+};
+
+}  // namespace nki::cost

@@ -1,0 +1,118 @@
+// Calibration of the cost model against the published Trainium measurements collected in
+// shared/docs/trainium-perf.md §3.9 (and §5.1 for the NKIBench baselines). Each point is a
+// kernel with the structure of the measured one (tests/cost/kernels) and the published figure.
+// The test prints predicted vs published for every point and fails when
+//   - fewer points are within +-25 % than the model reached when this test was written
+//     (kMinWithinBand; the target of issue 12 is 80 % of the points, which the model does NOT
+//     reach yet: docs/cost-model.md lists the points that miss and why),
+//   - any point is off by more than 2x (a gross regression), or
+//   - a multi-version case (the four matmul tutorial versions, mamba v1/v2) is ranked wrongly.
+// No coefficient is set per point: all points share the trn1 / trn2 tables of cost_table.def.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "kernel_fixture.h"
+
+namespace nki::cost {
+namespace {
+
+enum class Measure { Kernel, FirstLoad, FirstLoadData };
+
+// Points within +-25 % at the time of writing (8 of 13); raise it when the model improves.
+constexpr int kMinWithinBand = 8;
+
+struct Point {
+  const char* name;
+  const char* kernel;   // file in tests/cost/kernels
+  std::vector<std::string> args;
+  Target target;
+  double published_ns;
+  Measure measure;
+  const char* group;    // versions of one kernel, expected in this order (slowest first)
+  const char* source;
+};
+
+std::vector<Point> points() {
+  const std::vector<std::string> mm = {"8192x4096:bfloat16", "8192x8192:bfloat16"};
+  const std::vector<std::string> mamba4k = {"1x4096x512:float32", "1x4096x512:float32", "4096x16:float32",
+                                            "1x16x512:float32", "1x16x512:float32"};
+  const std::vector<std::string> mamba256 = {"1x256x512:float32", "1x256x512:float32", "256x16:float32",
+                                             "1x16x512:float32", "1x16x512:float32"};
+  return {
+      {"matmul tutorial v1 (tiled)", "mm_v1_tiled.py", mm, Target::Trn1, 51.80e6, Measure::Kernel, "matmul", "TP §3.9-1 [MM-old]"},
+      {"matmul tutorial v2 (hoisted loads)", "mm_v2_hoisted.py", mm, Target::Trn1, 42.96e6, Measure::Kernel, "matmul", "TP §3.9-1"},
+      {"matmul tutorial v3 (blocked free dims)", "mm_v3_block_free.py", mm, Target::Trn1, 22.07e6, Measure::Kernel, "matmul", "TP §3.9-1"},
+      {"matmul tutorial v4 (fully blocked)", "mm_v4_blocked.py", mm, Target::Trn1, 6.97e6, Measure::Kernel, "matmul", "TP §3.9-1"},
+      {"mamba_v1 C=4096 L=512", "mamba_v1.py", mamba4k, Target::Trn1, 2.34e6, Measure::Kernel, "mamba", "TP §3.9-2 [MAMBA]"},
+      {"mamba_v2 C=4096 L=512", "mamba_v2.py", mamba4k, Target::Trn1, 1.61e6, Measure::Kernel, "mamba", "TP §3.9-2 [MAMBA]"},
+      {"mamba_v1 C=256 L=512 (toy)", "mamba_v1.py", mamba256, Target::Trn1, 172.93e3, Measure::Kernel, "", "TP §3.9-2 [MAMBA]"},
+      {"NKIBench silu baseline", "silu_baseline.py", {"4096x7168:float32"}, Target::Trn1, 1.333e6, Measure::Kernel, "", "TP §3.9-4 [AO-base]"},
+      {"NKIBench adamw baseline", "adamw_baseline.py",
+       {"10944x2048:float32", "10944x2048:float32", "10944x2048:float32", "10944x2048:float32"}, Target::Trn1, 2.000e6,
+       Measure::Kernel, "", "TP §5.1 [AO-base]"},
+      {"NKIBench fp32 matmul baseline", "matmul_fp32_baseline.py", {"32x128x5120:float32", "40x128x12288:float32"},
+       Target::Trn1, 35.2e6, Measure::Kernel, "", "TP §3.9-5 [AO-base]"},
+      {"trn2 DMA [4,4096] bf16 load, trigger->done", "dma_4x4096_bf16.py", {"4x4096:bfloat16"}, Target::Trn2, 2.46e3,
+       Measure::FirstLoad, "", "TP §2.10, §3.9-6 [DMA]"},
+      {"trn2 DMA [4,4096] bf16 load, data phase", "dma_4x4096_bf16.py", {"4x4096:bfloat16"}, Target::Trn2, 1.416e3,
+       Measure::FirstLoadData, "", "TP §2.10, §3.9-6 [DMA]"},
+      {"trn2 DMA [128,128] bf16 load, trigger->done", "dma_128x128_bf16.py", {"128x128:bfloat16"}, Target::Trn2, 1.28e3,
+       Measure::FirstLoad, "", "TP §2.10, §3.9-6 [DMA]"},
+  };
+}
+
+double measure(const CostReport& r, Measure m) {
+  if (m == Measure::Kernel) return r.latency_ns;
+  for (const TraceEvent& e : r.events)
+    if (e.unit == Unit::DmaLoad) return m == Measure::FirstLoad ? e.dur_ns : e.data_ns;
+  return 0;
+}
+
+TEST(CostCalibration, PublishedMeasurements) {
+  const std::string dir = testing::source_dir() + "/tests/cost/kernels/";
+  struct Row {
+    Point p;
+    double predicted;
+  };
+  std::vector<Row> rows;
+  for (const Point& p : points()) {
+    auto file = load_source_file(dir + p.kernel);
+    auto k = testing::compile_file(file, p.args, p.target == Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1);
+    ASSERT_TRUE(k) << p.name;
+    CostReport r = estimate(*k, default_table(p.target));
+    rows.push_back({p, measure(r, p.measure)});
+  }
+  int within = 0;
+  std::printf("\n%-46s %6s %14s %14s %8s  %s\n", "calibration point", "target", "published", "predicted", "error", "source");
+  for (const Row& r : rows) {
+    double err = r.predicted / r.p.published_ns - 1;
+    bool ok = std::fabs(err) <= 0.25;
+    within += ok;
+    std::printf("%-46s %6s %11.3f us %11.3f us %+7.1f%%  %s%s\n", r.p.name, target_name(r.p.target),
+                r.p.published_ns / 1e3, r.predicted / 1e3, 100 * err, r.p.source, ok ? "" : "  [outside +-25%]");
+    EXPECT_GT(r.predicted, r.p.published_ns / 2) << r.p.name << ": more than 2x too fast";
+    EXPECT_LT(r.predicted, r.p.published_ns * 2) << r.p.name << ": more than 2x too slow";
+  }
+  std::printf("within +-25%%: %d of %zu points (%.0f%%; target 80%%: %s)\n", within, rows.size(),
+              100.0 * within / rows.size(), within * 5 >= static_cast<int>(rows.size()) * 4 ? "met" : "NOT met");
+  EXPECT_GE(within, kMinWithinBand) << "the calibration got worse";
+
+  // Ranking of the versions of one kernel (published order = slowest first).
+  std::map<std::string, std::vector<const Row*>> groups;
+  for (const Row& r : rows)
+    if (*r.p.group) groups[r.p.group].push_back(&r);
+  for (const auto& [g, members] : groups) {
+    for (size_t i = 0; i + 1 < members.size(); ++i) {
+      ASSERT_GT(members[i]->p.published_ns, members[i + 1]->p.published_ns);
+      EXPECT_GT(members[i]->predicted, members[i + 1]->predicted)
+          << g << ": '" << members[i]->p.name << "' should be slower than '" << members[i + 1]->p.name << "'";
+    }
+    std::printf("ranking %-8s %s\n", g.c_str(), "checked");
+  }
+}
+
+}  // namespace
+}  // namespace nki::cost
