@@ -88,6 +88,14 @@ front::TraceOptions trace_options(const std::string& kernel_name, const py::dict
                                   const std::vector<int64_t>& grid, const std::string& target) {
   front::TraceOptions o;
   o.kernel_name = kernel_name;
+  // No heap budget in the drop-in. The budget counts blocks through this library's replacement
+  // operator new/delete (base/memory_budget.h), which only pair up reliably in a program that
+  // owns its allocator, as nkiagent does. In a Python process that imports torch after this
+  // module, torch's globally loaded C++ runtime takes over some of the deletes, the count only
+  // grows, and every later compile was refused as `evaluation_memory` at line 1. The drop-in runs
+  // the user's own code in the user's process (like nki.simulate_kernel); step and time budgets
+  // still apply, and nkiagent itself keeps the heap budget for untrusted kernels.
+  o.max_eval_bytes = 0;
   for (auto [k, v] : consts) o.consts.emplace_back(py::str(k), py::str(v));
   // A grid extent below 1 runs no kernel instance (the grid is a loop nest of instances,
   // general/nki/programming_model.rst): nothing would produce the outputs.

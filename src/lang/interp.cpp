@@ -114,7 +114,10 @@ void Interp::tick() {
   // The budget is checked at every step, not every few thousand: one step can take a second (a
   // string operation on hundreds of MiB, sorting 10**7 items), and 4096 such steps between
   // checks overran a 20 s budget by an hour. CpuDeadline makes a check a few nanoseconds.
-  if (deadline_.budget_seconds() != limits_.max_seconds) deadline_.set_budget(limits_.max_seconds);
+  // A budget of 0 (or less) means no time at all, as it always has here (callers lower the
+  // budget, they never lift it); CpuDeadline itself reads <= 0 as unlimited.
+  const double want = limits_.max_seconds > 0 ? limits_.max_seconds : 1e-9;
+  if (deadline_.budget_seconds() != want) deadline_.set_budget(want);
   if (deadline_.expired()) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g", limits_.max_seconds);
