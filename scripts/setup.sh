@@ -8,7 +8,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   nlohmann-json3-dev libcurl4-openssl-dev libsqlite3-dev libopenblas-dev
   pybind11-dev python3-dev python3-numpy python3-torch python3-pytest
-  pkgconf libcpp-httplib-dev
+  pkgconf libcpp-httplib-dev libssl-dev
 )
 
 missing=()

@@ -14,6 +14,7 @@
 
 #include "base/diagnostic.h"
 #include "base/dtype_convert.h"
+#include "base/file_bytes.h"
 
 namespace nki {
 namespace {
@@ -209,7 +210,16 @@ std::string shape_literal(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name) {
+namespace {
+
+// Where the elements of a .npy image are and how they are stored, after every header check.
+struct NpyLayout {
+  Header header;
+  size_t data_off = 0;
+  size_t count = 0;
+};
+
+NpyLayout parse_layout(const std::vector<uint8_t>& bytes, const std::string& name) {
   if (bytes.size() < kMagicLen + 2 || std::memcmp(bytes.data(), kMagic, kMagicLen) != 0) {
     fail(name, "bad magic (not a NumPy .npy file)");
   }
@@ -227,9 +237,6 @@ HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name
   std::string_view text(reinterpret_cast<const char*>(bytes.data() + prefix), header_len);
   Header h = HeaderParser(text, name).parse();
 
-  HostTensor t;
-  t.dtype = h.descr.dtype;
-  t.shape = h.shape;
   // Element count with overflow checking; the data must then fit in the file anyway.
   uint64_t count = 1;
   const uint64_t limit = (bytes.size() - prefix - header_len) / h.descr.item_size;
@@ -245,8 +252,16 @@ HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name
                    (too_big ? std::string("more") : std::to_string(count * h.descr.item_size)) +
                    " bytes after the header, the file has " + std::to_string(available));
   }
-  const size_t n = static_cast<size_t>(count);
-  const uint8_t* src = bytes.data() + data_off;
+  return NpyLayout{h, data_off, static_cast<size_t>(count)};
+}
+
+HostTensor decode_copy(const std::vector<uint8_t>& bytes, const NpyLayout& layout, const std::string& name) {
+  const Header& h = layout.header;
+  HostTensor t;
+  t.dtype = h.descr.dtype;
+  t.shape = h.shape;
+  const size_t n = layout.count;
+  const uint8_t* src = bytes.data() + layout.data_off;
   t.data.resize(n * dtype_size(t.dtype));
   switch (h.descr.kind) {
     case StoredKind::Native:
@@ -274,12 +289,29 @@ HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name
   return t;
 }
 
+}  // namespace
+
+HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name) {
+  return decode_copy(bytes, parse_layout(bytes, name), name);
+}
+
+HostTensor decode_npy(std::vector<uint8_t>&& bytes, const std::string& name) {
+  NpyLayout layout = parse_layout(bytes, name);
+  const Header& h = layout.header;
+  if (h.descr.kind != StoredKind::Native || h.descr.dtype == DType::Bool) return decode_copy(bytes, layout, name);
+  // Native elements: slide them to the front of the file image and keep its buffer.
+  const size_t size = layout.count * h.descr.item_size;
+  if (size) std::memmove(bytes.data(), bytes.data() + layout.data_off, size);
+  bytes.resize(size);
+  HostTensor t;
+  t.dtype = h.descr.dtype;
+  t.shape = h.shape;
+  t.data = std::move(bytes);
+  return t;
+}
+
 HostTensor read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot open .npy file for reading");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw IoError(path + ": read error");
-  return decode_npy(bytes, path);
+  return decode_npy(read_file_bytes(path), path);
 }
 
 std::vector<uint8_t> encode_npy(const HostTensor& t, const NpyWriteOptions& opts) {

@@ -30,6 +30,8 @@ struct NpyWriteOptions {
 HostTensor read_npy(const std::string& path);
 // Decodes an in-memory .npy image; `name` is used in error messages in place of a path.
 HostTensor decode_npy(const std::vector<uint8_t>& bytes, const std::string& name);
+// The same, reusing the image's buffer for the elements when they need no conversion.
+HostTensor decode_npy(std::vector<uint8_t>&& bytes, const std::string& name);
 
 void write_npy(const std::string& path, const HostTensor& t, const NpyWriteOptions& opts = {});
 std::vector<uint8_t> encode_npy(const HostTensor& t, const NpyWriteOptions& opts = {});

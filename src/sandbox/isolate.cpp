@@ -145,14 +145,16 @@ const char* signal_label(int sig) {
   }
 }
 
-// Decodes what the child sent; `data` may be short when the child died mid-write.
-bool parse_frame(const std::string& data, char* tag, std::string* body) {
+// Decodes what the child sent; `data` may be short when the child died mid-write. The body
+// reuses `data`'s buffer (a run's outputs can be many MB; fresh pages are what copies cost).
+bool parse_frame(std::string&& data, char* tag, std::string* body) {
   if (data.size() < 9) return false;
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(static_cast<unsigned char>(data[1 + i])) << (8 * i);
   if (data.size() - 9 != n) return false;
   *tag = data[0];
-  *body = data.substr(9);
+  data.erase(0, 9);
+  *body = std::move(data);
   return true;
 }
 
@@ -250,7 +252,7 @@ Result run_isolated(const std::function<std::string()>& work, const Limits& limi
 
   char tag = 0;
   std::string body;
-  bool framed = parse_frame(data, &tag, &body);
+  bool framed = parse_frame(std::move(data), &tag, &body);
   if (timed_out) {
     r.outcome = Outcome::TimedOut;
     char msg[128];

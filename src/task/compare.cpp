@@ -32,12 +32,14 @@ std::vector<int64_t> unravel(int64_t flat, const std::vector<int64_t>& shape) {
   return idx;
 }
 
-// Reads every element as double: floats via their exact fp32 value, integers exactly.
-std::vector<double> to_doubles(const HostTensor& t) {
-  size_t n = static_cast<size_t>(t.element_count());
-  std::vector<double> out(n);
-  if (t.data.size() < n * dtype_size(t.dtype)) return {};  // malformed tensor
-  const uint8_t* p = t.data.data();
+// Elements are compared a block at a time, so a large output costs no full-size copies
+// (fresh pages are what a warm verify mostly paid for, docs/performance.md).
+constexpr size_t kBlock = 4096;
+
+// Reads elements [begin, begin + n) as double: floats via their exact fp32 value, integers
+// exactly. The caller has checked that the buffer holds the declared shape.
+void read_doubles(const HostTensor& t, size_t begin, size_t n, double* out) {
+  const uint8_t* p = t.data.data() + begin * dtype_size(t.dtype);
   auto read_int = [&](auto tag) {
     using T = decltype(tag);
     for (size_t i = 0; i < n; ++i) {
@@ -55,12 +57,15 @@ std::vector<double> to_doubles(const HostTensor& t) {
     case DType::UInt16: read_int(uint16_t{}); break;
     case DType::UInt32: read_int(uint32_t{}); break;
     default: {
-      std::vector<float> f(n);
-      convert_to_f32(t.dtype, p, f.data(), n);
+      float f[kBlock];
+      convert_to_f32(t.dtype, p, f, n);
       for (size_t i = 0; i < n; ++i) out[i] = f[i];
     }
   }
-  return out;
+}
+
+bool holds_shape(const HostTensor& t) {
+  return t.data.size() >= static_cast<size_t>(t.element_count()) * dtype_size(t.dtype);
 }
 
 }  // namespace
@@ -78,46 +83,52 @@ OutputComparison compare_output(const HostTensor& expected, DType expected_dtype
   c.elements = expected.element_count();
   if (!c.shape_ok || !c.dtype_ok) return c;  // values are not comparable
 
-  std::vector<double> e = to_doubles(expected);
-  std::vector<double> a = to_doubles(actual);
-  if (e.size() != static_cast<size_t>(c.elements) || a.size() != e.size()) {
+  if (!holds_shape(expected) || !holds_shape(actual)) {
     c.shape_ok = false;  // data buffer does not match the declared shape
     return c;
   }
   double err_sq = 0.0, ref_sq = 0.0;
-  for (size_t i = 0; i < e.size(); ++i) {
-    double ev = e[i], av = a[i];
-    bool bad = false;
-    bool unwritten = false;
-    if (std::isnan(av)) {
-      ++c.nan_count;
-      bad = true;
-      unwritten = std::isfinite(ev);
-      if (unwritten && c.never_written++ == 0) {
-        c.first_never_written = unravel(static_cast<int64_t>(i), expected.shape);
+  double e[kBlock], a[kBlock];
+  const size_t total = static_cast<size_t>(c.elements);
+  for (size_t base = 0; base < total; base += kBlock) {
+    const size_t len = std::min(kBlock, total - base);
+    read_doubles(expected, base, len, e);
+    read_doubles(actual, base, len, a);
+    for (size_t k = 0; k < len; ++k) {
+      const size_t i = base + k;
+      const double ev = e[k], av = a[k];
+      bool bad = false;
+      bool unwritten = false;
+      if (std::isnan(av)) {
+        ++c.nan_count;
+        bad = true;
+        unwritten = std::isfinite(ev);
+        if (unwritten && c.never_written++ == 0) {
+          c.first_never_written = unravel(static_cast<int64_t>(i), expected.shape);
+        }
+      } else if (std::isinf(av) || !std::isfinite(ev)) {
+        if (std::isinf(av)) ++c.inf_count;
+        bad = av != ev;  // +-Inf passes only where the reference has the same infinity
+      } else {
+        double diff = std::fabs(av - ev);
+        err_sq += diff * diff;
+        ref_sq += ev * ev;
+        if (diff > c.max_abs_err) {
+          c.max_abs_err = diff;
+          c.max_abs_index = unravel(static_cast<int64_t>(i), expected.shape);
+        }
+        if (ev != 0.0) c.max_rel_err = std::max(c.max_rel_err, diff / std::fabs(ev));
+        double allowed = tol.atol + tol.rtol * std::fabs(ev);
+        bad = diff > allowed;
+        if (allowed > 0) c.tolerance_used = std::max(c.tolerance_used, diff / allowed);
+        else if (diff > 0) c.tolerance_used = HUGE_VAL;
       }
-    } else if (std::isinf(av) || !std::isfinite(ev)) {
-      if (std::isinf(av)) ++c.inf_count;
-      bad = av != ev;  // +-Inf passes only where the reference has the same infinity
-    } else {
-      double diff = std::fabs(av - ev);
-      err_sq += diff * diff;
-      ref_sq += ev * ev;
-      if (diff > c.max_abs_err) {
-        c.max_abs_err = diff;
-        c.max_abs_index = unravel(static_cast<int64_t>(i), expected.shape);
-      }
-      if (ev != 0.0) c.max_rel_err = std::max(c.max_rel_err, diff / std::fabs(ev));
-      double allowed = tol.atol + tol.rtol * std::fabs(ev);
-      bad = diff > allowed;
-      if (allowed > 0) c.tolerance_used = std::max(c.tolerance_used, diff / allowed);
-      else if (diff > 0) c.tolerance_used = HUGE_VAL;
-    }
-    if (bad) {
-      ++c.mismatches;
-      // Unwritten elements are summarised separately; the examples show wrong values.
-      if (!unwritten && static_cast<int>(c.examples.size()) < max_examples) {
-        c.examples.push_back({unravel(static_cast<int64_t>(i), expected.shape), ev, av});
+      if (bad) {
+        ++c.mismatches;
+        // Unwritten elements are summarised separately; the examples show wrong values.
+        if (!unwritten && static_cast<int>(c.examples.size()) < max_examples) {
+          c.examples.push_back({unravel(static_cast<int64_t>(i), expected.shape), ev, av});
+        }
       }
     }
   }

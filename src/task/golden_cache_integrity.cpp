@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "base/diagnostic.h"
+#include "base/file_bytes.h"
 #include "task/sha256.h"
 
 namespace nki {
@@ -23,13 +24,7 @@ namespace {
 constexpr mode_t kSharedDirMode = 0755;
 constexpr mode_t kSharedFileMode = 0644;
 
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw IoError(path + ": cannot read file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw IoError(path + ": read error");
-  return bytes;
-}
+std::vector<uint8_t> read_bytes(const std::string& path) { return read_file_bytes(path); }
 
 std::string hex_of(const std::vector<uint8_t>& bytes) {
   Sha256 h;

@@ -144,7 +144,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
     w.u64(static_cast<uint64_t>(o.status));
     w.diagnostics(o.diagnostics);
     w.tensors(o.outputs);
-    w.tensors(o.args_after);
+    w.tensors_against(o.args_after, inputs);
     return w.take();
   };
   sandbox::Result r = run_with_retries(work, limits_for(settings.isolation, settings.trace, &settings.machine),
@@ -163,7 +163,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
     out.status = static_cast<RunStatus>(status);
     out.diagnostics = rd.diagnostics();
     out.outputs = rd.tensors();
-    out.args_after = rd.tensors();
+    out.args_after = rd.tensors_against(inputs);
   } catch (const wire::DecodeError& e) {
     out = RunOutcome{};
     out.status = RunStatus::RuntimeError;

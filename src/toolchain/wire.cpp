@@ -35,12 +35,38 @@ void Writer::diagnostics(const std::vector<Diagnostic>& ds) {
 }
 
 void Writer::tensors(const std::vector<HostTensor>& ts) {
+  size_t need = 8;
+  for (const HostTensor& t : ts) need += 8 * (3 + t.shape.size()) + t.data.size();
+  out_.reserve(out_.size() + need);  // one allocation for MB-sized outputs, not a doubling series
   u64(ts.size());
   for (const HostTensor& t : ts) {
     u64(static_cast<uint64_t>(t.dtype));
     u64(t.shape.size());
     for (int64_t d : t.shape) i64(d);
     bytes(t.data);
+  }
+}
+
+namespace {
+
+constexpr uint64_t kSentInFull = 0;
+constexpr uint64_t kSameAsBase = 1;
+
+bool same_tensor(const HostTensor& a, const HostTensor& b) {
+  return a.dtype == b.dtype && a.shape == b.shape && a.data == b.data;
+}
+
+}  // namespace
+
+void Writer::tensors_against(const std::vector<HostTensor>& ts, const std::vector<HostTensor>& base) {
+  u64(ts.size());
+  for (size_t i = 0; i < ts.size(); ++i) {
+    if (i < base.size() && same_tensor(ts[i], base[i])) {
+      u64(kSameAsBase);
+      continue;
+    }
+    u64(kSentInFull);
+    tensors({ts[i]});
   }
 }
 
@@ -104,6 +130,27 @@ std::vector<HostTensor> Reader::tensors() {
     t.shape.resize(static_cast<size_t>(rank));
     for (int64_t& d : t.shape) d = i64();
     t.data = bytes();
+  }
+  return ts;
+}
+
+std::vector<HostTensor> Reader::tensors_against(const std::vector<HostTensor>& base) {
+  uint64_t n = u64();
+  if (n > in_.size()) throw DecodeError("bad tensor count in isolated-process message");
+  std::vector<HostTensor> ts;
+  ts.reserve(static_cast<size_t>(n));
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t how = u64();
+    if (how == kSameAsBase) {
+      if (i >= base.size()) throw DecodeError("tensor reference past the end of the base list");
+      ts.push_back(base[static_cast<size_t>(i)]);
+    } else if (how == kSentInFull) {
+      std::vector<HostTensor> one = tensors();
+      if (one.size() != 1) throw DecodeError("bad inline tensor in isolated-process message");
+      ts.push_back(std::move(one.front()));
+    } else {
+      throw DecodeError("bad tensor marker in isolated-process message");
+    }
   }
   return ts;
 }

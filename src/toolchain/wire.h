@@ -26,6 +26,9 @@ class Writer {
   void bytes(const std::vector<uint8_t>& b);
   void diagnostics(const std::vector<Diagnostic>& ds);
   void tensors(const std::vector<HostTensor>& ts);
+  // Like tensors(), but a tensor identical to base[i] is sent as a one-word reference to it:
+  // the kernel's arguments after a run are nearly always unchanged and the parent holds them.
+  void tensors_against(const std::vector<HostTensor>& ts, const std::vector<HostTensor>& base);
   std::string take() { return std::move(out_); }
 
  private:
@@ -41,6 +44,8 @@ class Reader {
   std::vector<uint8_t> bytes();
   std::vector<Diagnostic> diagnostics();
   std::vector<HostTensor> tensors();
+  // Reads what Writer::tensors_against wrote, copying referenced tensors from `base`.
+  std::vector<HostTensor> tensors_against(const std::vector<HostTensor>& base);
   bool at_end() const { return pos_ == in_.size(); }
 
  private:

@@ -197,7 +197,7 @@ TEST(Npy, FileErrorsNameThePath) {
     read_npy(dir.file("missing.npy"));
     ADD_FAILURE() << "no error";
   } catch (const IoError& e) {
-    EXPECT_NE(std::string(e.what()).find("missing.npy: cannot open"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("missing.npy: cannot read file"), std::string::npos) << e.what();
   }
   HostTensor bad = make<float>(DType::Float32, {3}, {1.0f});  // 4 bytes for 3 elements
   EXPECT_THROW(encode_npy(bad), IoError);
