@@ -1,0 +1,36 @@
+import numpy as np
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+import neuronxcc.nki.isa as nisa
+
+
+@nki.jit
+def depthwise_conv2d_kernel(x, conv_weight):
+    """Depthwise KxK convolution, stride 1, no padding, float32 x [B, C, H, W], C <= 128.
+
+    There is no contraction, so the Vector engine does it: channels on partitions, the
+    image flattened on the free axis.  Tap (kh, kw) is the contiguous window starting at
+    kh * W + kw of length OH * W (the last K - 1 columns of every row are junk and are
+    not stored); each tap is one multiply-add with a per-partition weight scalar.
+    """
+    B, C, H, W = x.shape
+    K = conv_weight.shape[2]
+    OH = H - K + 1
+    OW = W - K + 1
+    out = nl.ndarray((B, C, OH, OW), dtype=x.dtype, buffer=nl.shared_hbm)
+    w = nl.load(conv_weight.reshape((C, K * K)))
+    xr = x.reshape((B, C, H * W))
+    i_c = nl.arange(C)[:, None, None]
+    i_h = nl.arange(OH)[None, :, None]
+    i_w = nl.arange(OW)[None, None, :]
+    L = OH * W
+    for b in nl.affine_range(B):
+        xt = nl.zeros((C, H * W + K - 1), dtype=nl.float32, buffer=nl.sbuf)   # K - 1 zero columns at the end
+        xt[:, 0:H * W] = nl.load(xr[b])
+        acc = nisa.tensor_scalar(data=xt[:, 0:L], op0=nl.multiply, operand0=w[:, 0:1])
+        for tap in nl.static_range(1, K * K):
+            start = (tap // K) * W + tap % K
+            acc = nisa.scalar_tensor_tensor(data=xt[:, start:start + L], op0=nl.multiply,
+                                            operand0=w[:, tap:tap + 1], op1=nl.add, operand1=acc)
+        nl.store(out[b], value=acc[i_c, i_h * W + i_w])
+    return out
