@@ -41,6 +41,23 @@ std::vector<std::string> subset_ids(const std::string& root, const std::string& 
   return ids;
 }
 
+// --task ID[,ID...] when given (each must name a task directory), else the ids of --subset.
+std::vector<std::string> selected_ids(const ParsedOptions& o, const std::string& root) {
+  if (!o.has("task")) return subset_ids(root, o.text("subset"));
+  std::vector<std::string> ids;
+  std::string list = o.text("task");
+  for (size_t start = 0; start <= list.size();) {
+    size_t comma = list.find(',', start);
+    std::string id = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    if (id.empty()) throw UsageError("--task: empty task id in '" + list + "'");
+    resolve_task_dir(id, root);  // an unknown id is an I/O error naming the missing task.json
+    ids.push_back(id);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return ids;
+}
+
 HostTensor filled(const TensorSpec& o, float v) {
   HostTensor t;
   t.dtype = o.dtype;
@@ -84,7 +101,7 @@ KernelRunner trivial_runner(const TaskSpec& task, const std::string& kind) {
 }
 
 int list_tasks(const ParsedOptions& o, const std::string& root) {
-  for (const std::string& id : subset_ids(root, o.text("subset"))) {
+  for (const std::string& id : selected_ids(o, root)) {
     TaskSpec t = load_task(resolve_task_dir(id, root));
     std::string args;
     for (const TensorSpec& a : t.kernel_args()) args += (args.empty() ? "" : " ") + a.name + ":" + shape_text(a.shape) + ":" + dtype_name(a.dtype);
@@ -110,7 +127,7 @@ int show_task(const ParsedOptions& o, const std::string& root) {
 }
 
 int verify_solutions(const ParsedOptions& o, const std::string& root) {
-  std::vector<std::string> ids = subset_ids(root, o.text("subset"));
+  std::vector<std::string> ids = selected_ids(o, root);
   std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions";
   VerifyOptions vo;
   vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
@@ -162,7 +179,7 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
 }
 
 int audit(const ParsedOptions& o, const std::string& root) {
-  std::vector<std::string> ids = subset_ids(root, o.text("subset"));
+  std::vector<std::string> ids = selected_ids(o, root);
   VerifyOptions vo;
   vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
   int passed = 0, failed = 0;
@@ -183,10 +200,10 @@ int audit(const ParsedOptions& o, const std::string& root) {
 }
 
 int stats(const ParsedOptions& o, const std::string& root) {
-  std::string subset = o.text("subset");
+  std::string title = o.has("task") ? "tasks " + o.text("task") : "subset " + o.text("subset");
   std::vector<TaskProfile> profiles;
-  for (const std::string& id : subset_ids(root, subset)) profiles.push_back(profile_task(load_task(resolve_task_dir(id, root))));
-  std::cout << render_composition(profiles, "subset " + subset, o.has("cross"));
+  for (const std::string& id : selected_ids(o, root)) profiles.push_back(profile_task(load_task(resolve_task_dir(id, root))));
+  std::cout << render_composition(profiles, title, o.has("cross"));
   return 0;
 }
 
@@ -258,6 +275,8 @@ Command make_tasks_command() {
       text_option("subset", "NAME",
                   "the tasks listed in TASKS_DIR/subsets/NAME.txt; all: every task directory",
                   "ablation60"),
+      text_option("task", "ID[,ID...]", "only these tasks (in place of --subset), for list, stats,\n"
+                  "verify-solutions and audit"),
       tasks_dir_option(),
       trials,
       solutions,

@@ -49,8 +49,11 @@ std::string make_tree() {
 }
 
 // Task ids in the order `nkiagent tasks list` prints them; *code gets the exit code.
-std::vector<std::string> tasks_list(const std::string& dir, const std::string& subset, int* code) {
-  Argv a({"tasks", "list", "--subset", subset, "--tasks-dir", dir});
+std::vector<std::string> tasks_list(const std::string& dir, const std::string& subset, int* code,
+                                    const std::string& task_flag = "") {
+  std::vector<std::string> args = {"tasks", "list", "--subset", subset, "--tasks-dir", dir};
+  if (!task_flag.empty()) args.insert(args.end(), {"--task", task_flag});
+  Argv a(args);
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
   try {
@@ -115,6 +118,16 @@ TEST(SubsetAgreement, BothRejectAnAllListAndUnknownSubsets) {
   EXPECT_TRUE(bench_tasks(dir, "all", &bench_code).empty());
   EXPECT_EQ(tasks_code, 2);
   EXPECT_EQ(bench_code, 2);
+}
+
+// --task picks tasks by id in the given order, in place of --subset; an unknown id is an error.
+TEST(SubsetAgreement, TaskFlagSelectsTasksInPlaceOfTheSubset) {
+  std::string dir = make_tree();
+  int code = -1;
+  EXPECT_EQ(tasks_list(dir, "two", &code, "l1_z,l2_b"), (std::vector<std::string>{"l1_z", "l2_b"}));
+  EXPECT_EQ(code, 0);
+  tasks_list(dir, "two", &code, "l1_z,nope");
+  EXPECT_EQ(code, 2);
 }
 
 }  // namespace
