@@ -21,6 +21,7 @@ namespace nki::cli {
 namespace {
 
 std::string shape_text(const std::vector<int64_t>& s) {
+  if (s.empty()) return "scalar";  // a 0-d tensor, e.g. a mean loss
   std::string t;
   for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
   return t;
