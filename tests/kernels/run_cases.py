@@ -3,12 +3,16 @@
 
 For each case file:
   bad*.py      `nkiagent check --json` must fail with the `# expect-error:` code at that line
-               (and column, when `# expect-col:` is given);
+               (and column, when `# expect-col:` is given; message/hint substrings when
+               `# expect-message:` / `# expect-hint:` are given); any further error must be
+               marked `# expect-also-error: CODE` on its line;
   warn*.py     must compile and report the `# expect-warning:` code at that line (and match
                `# expect-output:` when given);
   runtime/*    must compile; `nkiagent run` must exit 3 with the `# expect-runtime-error:` code;
   other files  must compile; with `# expect-output:` the simulated outputs must match the NumPy
                expression.
+Every file: a warning that is neither marked on its line nor allowed by a header line
+`# allow-warning: CODE` fails the case (no unexpected extra diagnostics).
 Prints one line per failure and a final `N passed, M failed` line; exit status 1 on failures.
 Needs NumPy (Debian's /usr/bin/python3 has it after scripts/setup.sh).
 """
@@ -57,6 +61,33 @@ def find_marks(text, tag):
         col = re.search(r"#\s*expect-col:\s*(\d+)", line)
         out.append((i, m.group(1), int(col.group(1)) if col else None))
     return out
+
+
+def header_values(text, tag):
+    """Values of full-line `# tag: VALUE` comments (VALUE runs to the end of the line)."""
+    return [m.group(1).strip() for m in re.finditer(r"^\s*#\s*" + tag + r":\s*(.+)$", text, re.M)]
+
+
+def allowed_warnings(text):
+    """Codes a file accepts anywhere without marking each line (`# allow-warning: CODE`)."""
+    return {v.split()[0] for v in header_values(text, "allow-warning")}
+
+
+def unexpected_warnings(diags, text, marked):
+    """Warnings neither marked on their line nor allowed by the header: a message users would see
+    that no case asked for (a regression in a check, or a case that needs an annotation)."""
+    allowed = allowed_warnings(text)
+    return [(d["code"], d["line"]) for d in diags
+            if d["severity"] == "warning" and (d["line"], d["code"]) not in marked and d["code"] not in allowed]
+
+
+def check_text_marks(d, text):
+    """`# expect-message: TEXT` / `# expect-hint: TEXT`: substrings the first diagnostic must carry."""
+    for tag, field in (("expect-message", "message"), ("expect-hint", "hint")):
+        for want in header_values(text, tag):
+            if want not in d.get(field, ""):
+                return "%s of %s lacks %r: %r" % (field, d["code"], want, d.get(field, "")[:200])
+    return None
 
 
 def base_cmd(nkiagent, sub, path, opts):
@@ -132,7 +163,8 @@ def check_bad(nkiagent, path, text, opts):
     r = run(cmd)
     if r.returncode != 1:
         return "check exited %d (expected 1); stderr: %s" % (r.returncode, r.stderr.strip()[:300])
-    diags = [d for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "error"]
+    all_diags = json.loads(r.stdout)["diagnostics"]
+    diags = [d for d in all_diags if d["severity"] == "error"]
     if not diags:
         return "no error diagnostic"
     d = diags[0]
@@ -140,6 +172,17 @@ def check_bad(nkiagent, path, text, opts):
         return "got %s at line %d (%s), expected %s at line %d" % (d["code"], d["line"], d["message"][:120], code, line)
     if col is not None and d["col"] != col:
         return "got column %d, expected %d for %s" % (d["col"], col, code)
+    err = check_text_marks(d, text)
+    if err:
+        return err
+    # Every further error must be declared where it is reported (`# expect-also-error: CODE`).
+    also = {(l, c) for l, c, _ in find_marks(text, "expect-also-error")}
+    extra = [(e["code"], e["line"]) for e in diags[1:] if (e["line"], e["code"]) not in also]
+    if extra:
+        return "unexpected further errors %s after %s" % (extra, code)
+    extra = unexpected_warnings(all_diags, text, {(l, c) for l, c, _ in find_marks(text, "expect-warning")})
+    if extra:
+        return "unexpected warnings %s" % (extra,)
     return None
 
 
@@ -149,10 +192,19 @@ def check_warn(nkiagent, path, text, opts):
     r = run(cmd)
     if r.returncode != 0:
         return "check exited %d: %s" % (r.returncode, r.stderr.strip()[:300])
-    got = [(d["line"], d["code"]) for d in json.loads(r.stdout)["diagnostics"] if d["severity"] == "warning"]
+    all_diags = json.loads(r.stdout)["diagnostics"]
+    got = [(d["line"], d["code"]) for d in all_diags if d["severity"] == "warning"]
     for line, code, _ in marks:
         if (line, code) not in got:
             return "missing warning %s at line %d (got %s)" % (code, line, got)
+    first = next(d for d in all_diags if d["severity"] == "warning" and (d["line"], d["code"]) == marks[0][:2]) if marks else None
+    if first is not None:
+        err = check_text_marks(first, text)
+        if err:
+            return err
+    extra = unexpected_warnings(all_diags, text, {(l, c) for l, c, _ in marks})
+    if extra:
+        return "unexpected warnings %s" % (extra,)
     if re.search(r"#\s*expect-output:", text):
         return check_run(nkiagent, path, text, opts, False)
     return None
@@ -160,9 +212,13 @@ def check_warn(nkiagent, path, text, opts):
 
 def check_run(nkiagent, path, text, opts, expect_runtime):
     cmd = base_cmd(nkiagent, "check", path, opts) + sum((["--arg", a] for a in opts["args"]), [])
-    r = run(cmd)
+    r = run(cmd + ["--json"])
     if r.returncode != 0:
-        return "check exited %d: %s" % (r.returncode, r.stderr.strip()[:400])
+        return "check exited %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[:400])
+    if not os.path.basename(path).startswith("warn"):
+        extra = unexpected_warnings(json.loads(r.stdout)["diagnostics"], text, set())
+        if extra:
+            return "unexpected warnings %s" % (extra,)
     m = re.search(r"#\s*expect-output:\s*(.+)", text)
     if not m and not expect_runtime:
         return None

@@ -1,4 +1,5 @@
 # nki-case: args=16x8x128x2x512:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # The exp example of the SDK 2.24 block-dimension migration guide
 # (general/nki/nki_block_dimension_migration_guide.rst) with block dims (16, 8): the tensor is
 # 16 x 8 x 4 KiB = 512 KiB per partition in total, but block dimensions are logical. Every access

@@ -1,4 +1,5 @@
 # nki-case: args=4x128x128:float32,128x512:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Direct allocation with double buffering (nki_direct_allocation_guide.rst): the four logical
 # tiles of a_sb, r_sb and acc rotate through two physical tiles each (mod_alloc with
 # num_free_tiles=(2,) in SBUF, num_bank_tiles=(2,) in PSUM banks 2 and 3), and the weights sit in

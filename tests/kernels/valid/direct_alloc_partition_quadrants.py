@@ -1,4 +1,5 @@
 # nki-case: args=128x64:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # ncc.sbuf.alloc with an allocation function that stacks four 32-partition tiles in the four
 # partition quadrants (start partitions 0/32/64/96, allowed for tiles of at most 32 partitions)
 # at the same byte address.

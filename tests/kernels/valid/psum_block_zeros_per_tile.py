@@ -1,4 +1,6 @@
 # nki-case: args=128x128:float32,128x512:float32 init0=rand(-1,1) init1=rand(-1,1)
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
+# allow-warning: psum_capacity_estimate (the estimate is a warning of ours; the kernel is valid)
 # A PSUM block tensor created with nl.zeros, as compiler-generated kernels (AccelOpt NKIBench,
 # run on trn1) declare their matmul accumulators: 16 x 2 blocks of [128, 512] fp32 = 64 KiB per
 # partition in total, four times the 16 KiB of a PSUM partition. Block dimensions are logical

@@ -1,4 +1,5 @@
 # nki-case: args=256x128:float32,256x512:float32,2x128x64:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Directly-allocated kernel: the PSUM accumulator cannot be created with nl.zeros
 # (err_tensor_creation_on_scratchpad_with_init_value_not_supported), so it is an uninitialised
 # nl.ndarray and `acc[0] += nisa.nc_matmul(...)` inside affine_range forms a matmul

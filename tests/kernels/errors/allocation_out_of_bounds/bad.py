@@ -1,4 +1,5 @@
 # nki-case: args=2x128x512:float32 target=trn1
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Two 2 KiB tiles from base_addr 174 KiB: the second ends at 178 KiB, past the 176 KiB
 # (192 KiB - 16 KiB compiler reserve) that direct allocation may use on trn1.
 import numpy as np

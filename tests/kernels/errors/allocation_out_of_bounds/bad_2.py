@@ -1,4 +1,5 @@
 # nki-case: args=4x128x128:float32,128x512:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Four PSUM tiles from bank 6 with num_bank_tiles=(4,): tiles 2 and 3 would need banks 8 and 9,
 # but PSUM has banks 0..7.
 import numpy as np

@@ -1,4 +1,5 @@
 # nki-case: args=2x128x512:float32 target=trn1
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Fix: start at 172 KiB, so both tiles end by 176 KiB.
 # expect-output: in0
 import numpy as np

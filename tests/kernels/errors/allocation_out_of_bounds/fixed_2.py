@@ -1,4 +1,5 @@
 # nki-case: args=4x128x128:float32,128x512:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Fix: start at bank 4, so the four tiles use banks 4..7.
 # expect-output: np.stack([in0[i].T @ in1 for i in range(4)])
 import numpy as np

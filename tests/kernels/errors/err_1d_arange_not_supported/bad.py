@@ -1,4 +1,6 @@
 # nki-case: args=128x256:float32
+# expect-message: 1d arange
+# expect-hint: nl.arange(n)[:, None]
 # A row-wise exp kernel that builds its partition index with a bare 1-D nl.arange.
 # The partition index is 1-D, so the load subscript cannot be lifted to a 2-D tile.
 import numpy as np

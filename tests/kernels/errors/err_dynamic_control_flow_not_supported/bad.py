@@ -1,4 +1,6 @@
 # nki-case: args=128x512:float32,1x1:float32
+# expect-message: depends on tensor values
+# expect-hint: nl.where
 # Doubles x only when a runtime gate value is positive, using a Python `if` on the loaded gate.
 # The gate is a tensor value known only at run time.
 import numpy as np

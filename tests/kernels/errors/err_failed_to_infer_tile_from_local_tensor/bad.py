@@ -1,4 +1,5 @@
 # nki-case: args=512x64:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Keeps four row blocks in a block-dimension SBUF tensor and applies exp to the whole tensor.
 # `blocks` has a block dim in front of the partition dim, so it is not a tile.
 import numpy as np

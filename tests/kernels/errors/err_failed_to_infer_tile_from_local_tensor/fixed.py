@@ -1,4 +1,5 @@
 # nki-case: args=512x64:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Keeps four row blocks in a block-dimension SBUF tensor and applies exp to the whole tensor.
 # Fix: apply exp per block (blocks[b] is a [128, 64] tile).
 # expect-output: np.exp(in0)

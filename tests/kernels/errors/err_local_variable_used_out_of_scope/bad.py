@@ -1,4 +1,6 @@
 # nki-case: args=512x256:float32
+# expect-message: 'acc'
+# expect-hint: declare the tensor before the block
 # Sums four row blocks by rebinding `acc` inside the loop, then stores `acc` after the loop.
 # `acc = ...` inside the loop creates a new loop-local tensor (shadowing warning);
 # the name is then used outside the loop body.

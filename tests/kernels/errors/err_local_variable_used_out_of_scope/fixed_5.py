@@ -1,4 +1,5 @@
 # nki-case: args=512x64:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Loads four row tiles into a Python list inside an affine_range loop, then stores them after it.
 # Fix: one tensor with a block dimension, declared before the loop, holds every iteration's
 # tile; each iteration writes its own block.

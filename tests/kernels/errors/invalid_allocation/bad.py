@@ -1,4 +1,5 @@
 # nki-case: args=128x256:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # The allocation function puts the 64-partition halves at partitions 0 and 32, but a tile of
 # 33..64 partitions must start at partition 0 or 64 (ncc.sbuf.alloc start-partition rules).
 import numpy as np

@@ -1,4 +1,5 @@
 # nki-case: args=128x256:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # Fix: place the halves at partitions 0 and 64.
 # expect-output: in0
 import numpy as np

@@ -1,4 +1,5 @@
 # nki-case: args=64x128x1024:float32
+# allow-warning: block_dimension_deprecated (the case declares a block-dimension tensor on purpose)
 # The first pattern of the SDK 2.24 block-dimension migration guide with 64 blocks: every block
 # of buf is loaded in the first loop and stored in the second, so all 64 physical tiles of
 # 4 KiB are alive at the same time between the loops: 256 KiB per partition, more than the

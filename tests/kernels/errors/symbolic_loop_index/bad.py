@@ -1,4 +1,6 @@
 # nki-case: args=300x64:float32
+# expect-message: is symbolic while the kernel is traced
+# expect-hint: nl.static_range
 # Copies a [300, 64] tensor tile by tile; the last tile is partial, and its row count is
 # computed with min() on the index of a plain Python range() loop.
 # range() in a kernel is nl.sequential_range, so `t` is symbolic and min() has no int to return.
