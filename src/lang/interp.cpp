@@ -670,24 +670,25 @@ void Interp::exec_class_def(const ClassDef& s) {
   bind_name(s.name, result);
 }
 
+// `cur op= rhs` for a value already fetched from its target: Python tries the in-place form first
+// (__iadd__ and friends: tensor objects update themselves, a list extends itself) and falls back
+// to the binary operator. The caller stores the result back into the target, as Python does.
+Ref Interp::augmented_value(Operator op, const Ref& cur, const Ref& rhs) {
+  if (Ref r = cur->inplace(*this, op, rhs)) return r;
+  Ref v = binary(op, cur, rhs);
+  if (auto* lst = cast<ListObj>(cur); lst && op == Operator::Add) {
+    lst->items = cast<ListObj>(v)->items;  // list += iterable extends in place
+    return cur;
+  }
+  return v;
+}
+
 void Interp::exec_aug_assign(const AugAssign& s) {
-  // Python: a += b tries __iadd__ then __add__. Tensor objects implement in-place update through
-  // the `inplace` binop (reflected=false with op) — we model it as: evaluate target, compute, and
-  // for subscripts write back through setitem.
   if (auto* n = as<Name>(s.target.get())) {
     Ref cur = lookup_name(n->id, n->span.begin);
     Ref rhs = eval(*s.value);
-    if (Ref r = cur->inplace(*this, s.op, rhs)) {
-      bind_name(n->id, r);
-      return;
-    }
-    Ref v = binary(s.op, cur, rhs);
-    if (auto* lst = cast<ListObj>(cur); lst && s.op == Operator::Add) {
-      // list += iterable extends in place
-      lst->items = cast<ListObj>(v)->items;
-      return;
-    }
-    bind_name(n->id, v);
+    Ref v = augmented_value(s.op, cur, rhs);
+    if (v != cur || !cast<ListObj>(cur)) bind_name(n->id, v);
     return;
   }
   if (auto* sub = as<Subscript>(s.target.get())) {
@@ -698,6 +699,7 @@ void Interp::exec_aug_assign(const AugAssign& s) {
     cur_loc_ = sub->span.begin;
     bool done;
     try {
+      // A tensor target (`t[i] += v`) updates the addressed region itself.
       done = obj->setitem_inplace(*this, key, s.op, rhs);
     } catch (...) {
       cur_loc_ = saved;
@@ -705,14 +707,16 @@ void Interp::exec_aug_assign(const AugAssign& s) {
     }
     cur_loc_ = saved;
     if (done) return;
+    // A container element (`accs[i] += nc_matmul(...)` on a list of PSUM tiles): the element's own
+    // in-place operator runs, exactly as for a plain name, then the item is stored back.
     Ref cur = obj->getitem(*this, key);
-    obj->setitem(*this, key, binary(s.op, cur, rhs));
+    obj->setitem(*this, key, augmented_value(s.op, cur, rhs));
     return;
   }
   if (auto* at = as<Attribute>(s.target.get())) {
     Ref obj = eval(*at->value);
     Ref cur = obj->getattr(*this, at->attr);
-    obj->setattr(*this, at->attr, binary(s.op, cur, eval(*s.value)));
+    obj->setattr(*this, at->attr, augmented_value(s.op, cur, eval(*s.value)));
     return;
   }
   raise("SyntaxError", "illegal expression for augmented assignment");

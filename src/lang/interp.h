@@ -126,6 +126,7 @@ class Interp {
   void exec_function_def(const FunctionDef& s);
   void exec_class_def(const ClassDef& s);
   void exec_aug_assign(const AugAssign& s);
+  Ref augmented_value(Operator op, const Ref& cur, const Ref& rhs);
   void exec_delete(const Delete& s);
   Ref eval_inner(const Expr& e);
   Ref eval_call(const Call& c);
