@@ -235,13 +235,14 @@ Code render_code(const SeedSet& set, const Seed& seed, const Variant& v, const s
     Subst pm = m;
     pm["i"] = pro ? "p" + std::to_string(++np) : "e" + std::to_string(++ne);
     pm["in"] = seed.inputs[0].name;
-    pm["@last"] = std::to_string(out.back());
+    if (!out.empty()) pm["@last"] = std::to_string(out.back());  // a 0-d output has no last axis
     pm["@inlast"] = std::to_string(in.back());
     auto shape_of = [&](const TensorTemplate& t) {
       std::vector<int64_t> s;
       for (const std::string& e : t.shape) {
         if (e == "@out") s.insert(s.end(), out.begin(), out.end());
-        else if (e == "@last") s.push_back(out.back());
+        else if (e == "@last" && !out.empty()) s.push_back(out.back());
+        else if (e == "@last") throw std::invalid_argument("pattern " + p->name + " needs a last axis");
         else if (e == "@inlast") s.push_back(in.back());
         else s.push_back(eval_dim_expr(e, v.dims));
       }

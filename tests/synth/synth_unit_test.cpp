@@ -132,7 +132,9 @@ TEST(Expansion, RespectsLevelRulesAndIsDeterministic) {
     ++per_level[c.level];
     int reductions = c.seed->reduce, contractions = c.seed->contract;
     for (const Pattern* p : c.chain) reductions += p->reduce, contractions += p->contract;
-    if (c.level == 1) EXPECT_TRUE(c.chain.empty()) << c.id;
+    if (c.level == 1) {
+      EXPECT_TRUE(c.chain.empty()) << c.id;
+    }
     if (c.level == 2) {
       EXPECT_LE(reductions, 1) << c.id;
       EXPECT_LE(contractions, 1) << c.id;
