@@ -12,6 +12,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,7 @@
 #include "synth/python_worker.h"
 #include "task/golden_cache.h"
 #include "task/python_env.h"
+#include "task/sha256.h"
 
 namespace nki::synth {
 
@@ -41,6 +43,14 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     if (!out) throw IoError("cannot write " + tmp);
   }
   fs::rename(tmp, path);
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 std::string duration_text(double s) {
@@ -86,7 +96,11 @@ SynthSummary run_synth(const SynthOptions& o) {
     records.push_back(r);
   }
 
-  // Worker evaluation of the survivors; verdicts from the journal are reused.
+  // Worker evaluation of the survivors; verdicts from the journal are reused while the
+  // candidate's content and the checking code (worker + golden.py) are unchanged.
+  const std::string python = find_torch_python().path, script = synth_worker_path(), golden = golden_script_path();
+  const std::string tools_hash = sha256_hex(read_text(script) + "\n" + read_text(golden));
+  auto journal_key = [&](const Candidate& c) { return sha256_hex(c.content_key + tools_hash); };
   Journal journal(o.out_dir + "/journal.jsonl");
   std::map<std::string, std::pair<std::string, Verdict>> known = journal.entries();
   std::vector<Record*> todo;
@@ -95,7 +109,7 @@ SynthSummary run_synth(const SynthOptions& o) {
   for (Record& r : records) {
     if (r.verdict != "ok") continue;
     auto it = known.find(r.c->id);
-    if (it != known.end() && it->second.first == r.c->content_key) {
+    if (it != known.end() && it->second.first == journal_key(*r.c)) {
       r.worker = it->second.second;
       r.evaluated = true;
       ++sum.from_journal;
@@ -103,7 +117,6 @@ SynthSummary run_synth(const SynthOptions& o) {
       todo.push_back(&r);
     }
   }
-  const std::string python = find_torch_python().path, script = synth_worker_path(), golden = golden_script_path();
   std::atomic<size_t> next{0};
   std::atomic<int64_t> done{0}, accepted_now{0};
   std::atomic<bool> stop{false};
@@ -158,7 +171,7 @@ SynthSummary run_synth(const SynthOptions& o) {
           v.verdict = "worker_crash";
           v.detail = "unreadable answer";
         }
-        journal.append(r.c->id, r.c->content_key, v);
+        journal.append(r.c->id, journal_key(*r.c), v);
         r.worker = v;
         r.evaluated = true;
         ++done;
