@@ -1,0 +1,19 @@
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Model(nn.Module):
+    """Router probabilities with every non-maximal expert zeroed. Input x: 300x320. Fused: epilogue square. (float32)"""
+
+    def __init__(self):
+        super().__init__()
+        self.gate = nn.Linear(320, 6, bias=False)
+
+    def forward(self, x):
+        p = torch.softmax(self.gate(x), dim=-1)
+        y = p * (p == p.amax(dim=-1, keepdim=True))
+        y = y * y
+        return y
