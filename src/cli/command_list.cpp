@@ -28,6 +28,7 @@ const std::vector<CommandEntry>& command_list() {
       {"merge", "combine shard run directories into one run", make_merge_command},
       {"report", "Markdown and self-contained HTML report of one or more runs", make_report_command},
       {"serve", "HTTP/JSON environment for RL trainers: prompts, compile, verify, rewards, episodes", make_serve_command},
+      {"export", "fine-tuning data: SFT/ShareGPT/DPO records from runs, template and repair episodes", make_export_command},
   };
   return list;
 }

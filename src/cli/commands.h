@@ -16,5 +16,6 @@ Command make_bench_command();   // command_list.cpp: cmd_bench.cpp wired to simu
 Command make_merge_command();   // cmd_merge.cpp
 Command make_report_command();  // cmd_report.cpp
 Command make_serve_command();   // cmd_serve.cpp: the RL environment server
+Command make_export_command();  // cmd_export.cpp: fine-tuning data (sft export, generated episodes)
 
 }  // namespace nki::cli
