@@ -29,6 +29,7 @@ const std::vector<CommandEntry>& command_list() {
       {"report", "Markdown and self-contained HTML report of one or more runs", make_report_command},
       {"serve", "HTTP/JSON environment for RL trainers: prompts, compile, verify, rewards, episodes", make_serve_command},
       {"synth", "synthesise a training corpus of benchmark-format tasks from seeds (filtered, balanced)", make_synth_command},
+      {"export", "fine-tuning data: SFT/ShareGPT/DPO records from runs, template and repair episodes", make_export_command},
   };
   return list;
 }

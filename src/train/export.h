@@ -1,0 +1,63 @@
+// The two exports behind `nkiagent export`: `sft` turns recorded episodes into training records,
+// `episodes` generates template and repair episodes without a model. Both run every record
+// through the same validator pipeline (validators.h) and write a funnel report (funnel.h).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "train/decontam.h"
+#include "train/funnel.h"
+#include "train/record.h"
+#include "train/validators.h"
+
+namespace nki::train {
+
+struct PipelineOptions {
+  Format format = Format::OpenAI;
+  std::string tasks_dir;              // where records' tasks are resolved (resolve_task_dir)
+  std::shared_ptr<const BenchmarkIndex> benchmark;  // null: no decontamination
+  long long token_budget = 32768;     // estimated tokens per record; 0 = no limit
+  CheckSettings check;                // compile / re-verify settings (fresh_trials = --min-trials)
+  std::string prompts_dir;            // generators: the prompts episodes are built with
+};
+
+// Runs one record through every validator in funnel order (cheap ones first) and returns the
+// JSON lines to write (one for openai/sharegpt; one per preference pair for dpo, possibly
+// none). Drops are counted in `funnel`.
+class RecordPipeline {
+ public:
+  RecordPipeline(PipelineOptions opts, Funnel& funnel) : opts_(std::move(opts)), funnel_(funnel) {}
+  std::vector<nlohmann::ordered_json> process(TrainingRecord r);
+  const PipelineOptions& options() const { return opts_; }
+
+ private:
+  PipelineOptions opts_;
+  Funnel& funnel_;
+  DuplicateFilter duplicates_;
+};
+
+struct SftExportOptions {
+  std::vector<std::string> runs;
+  std::string out;
+  PipelineOptions pipeline;
+};
+
+// Reads every transcript of the runs, writes the kept records to `out` (JSONL) and the funnel
+// next to it. Returns the funnel.
+Funnel export_sft(const SftExportOptions& o);
+
+enum class EpisodeKind { Template, Repair };
+
+struct EpisodeExportOptions {
+  std::string tasks_dir;   // task directories in the benchmark format (task.json + reference.py)
+  EpisodeKind kind = EpisodeKind::Template;
+  std::string out;
+  int max_tasks = 0;       // 0: every task
+  PipelineOptions pipeline;  // format openai or sharegpt
+};
+
+Funnel export_episodes(const EpisodeExportOptions& o);
+
+}  // namespace nki::train
