@@ -60,6 +60,8 @@ class Scheduler {
 
   void run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration);
   void find_invariant_compute();
+  void limit_sbuf_instances();
+  int64_t body_size(const std::vector<ir::Stmt>& body);
   void iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
                const std::function<void(int64_t, double, int)>& replay_iteration);
   void enter_block(const std::vector<ir::Stmt>& body, bool schedule = true);
@@ -85,6 +87,7 @@ class Scheduler {
   std::unordered_map<int64_t, std::vector<Entry>> regions_;
   // Loop-invariant compute the compiler hoists: runs on the first iteration of its loop only.
   std::unordered_set<const ir::Instr*> hoisted_;
+  std::unordered_map<const void*, int64_t> body_size_;
 
   std::array<double, kNumUnits> free_{};     // engine / queue next issue time
   std::array<double, kNumUnits> covered_{};  // DMA queues: busy-interval union so far
