@@ -92,6 +92,10 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
     instances_[i] = std::max(n, 1);
   }
   limit_sbuf_instances();
+  for (size_t i = 0; i < nt; ++i)
+    if (root_[i] == static_cast<int>(i) && k.tensors[i].buffer == ir::Buffer::Psum)
+      // A tile allocated in a loop wants two banks' worth (double buffering), others one.
+      psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
   last_.fill(-1);
   dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
@@ -548,6 +552,70 @@ void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::st
   lints_.push_back(Lint{code, msg, hint, in.loc.line, in.loc.col});
 }
 
+// Lints that look at one instruction and the state of its operands (TP §4; docs/cost-model.md).
+void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Access>& reads) {
+  const ir::Access* src = nullptr;
+  for (const ir::Operand& o : in.srcs)
+    if (!o.is_imm && o.access.tensor >= 0) { src = &o.access; break; }
+  if (!src) return;
+  const ir::TensorDecl& sd = k_.tensors[static_cast<size_t>(src->tensor)];
+  if (dma) {
+    // The same HBM region loaded again while nothing wrote it: keep the tile in SBUF instead.
+    if (!ir::is_hbm(sd.buffer) || ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer)) return;
+    if (sd.role == ir::TensorRole::Constant) constant_tiles_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
+    if (sd.role != ir::TensorRole::Internal && !reads.empty() && !src->indirect && loaded_.size() < 200000) {
+      Box b = access_box(k_, *src, env_);
+      std::vector<int64_t> key = {root_[static_cast<size_t>(src->tensor)]};
+      key.insert(key.end(), b.lo.begin(), b.lo.end());
+      key.insert(key.end(), b.hi.begin(), b.hi.end());
+      if (!b.whole && !loaded_.insert(key).second && !hbm_written_.count(key[0]))
+        lint(in, "perf_redundant_reload", "this load reads an HBM region that an earlier load already brought into SBUF",
+             "load the tile once outside the loop (or in an outer loop) and reuse it; nothing writes that region in between");
+    }
+    return;
+  }
+  // A TensorE transpose of a tile that came straight from HBM: a transposing load would do it.
+  bool pe_transpose = false;
+  const std::string& n = in.name;
+  // (nc_transpose / nl.transpose on TensorE are traced as copies or custom ops on the Tensor engine.)
+  if ((in.op == ir::Opcode::Custom || in.op == ir::Opcode::Copy) && n.find("transpose") != std::string::npos &&
+      compute_cost(k_, in, t_).unit == Unit::PE)
+    pe_transpose = true;
+  if (in.op == ir::Opcode::Matmul) {
+    int seen = 0;
+    for (const ir::Operand& o : in.srcs)
+      if (!o.is_imm && o.access.tensor >= 0 && seen++ == 1)
+        pe_transpose = k_.tensors[static_cast<size_t>(o.access.tensor)].role == ir::TensorRole::Constant ||
+                       constant_tiles_.count(root_[static_cast<size_t>(o.access.tensor)]);  // an identity matrix
+  }
+  if (pe_transpose) {
+    const Access a = resolve(*src);
+    auto it = regions_.find(a.key);
+    bool from_load = false;
+    if (it != regions_.end())
+      for (const Entry& e : it->second) from_load |= overlaps(e.box, a.box) && e.wunit == static_cast<int>(Unit::DmaLoad);
+    if (from_load)
+      lint(in, "perf_pe_transpose", "TensorE transposes a tile that was just loaded from HBM",
+           "load it already transposed (nl.load_transpose2d, nisa.dma_transpose on trn2, or index the HBM tensor transposed) "
+           "and keep TensorE for matmuls");
+  }
+  // PSUM: a matmul output wider than one 2 KiB bank, or more PSUM tiles than the 8 banks.
+  if (in.op == ir::Opcode::Matmul && in.dst.tensor >= 0) {
+    const ir::TensorDecl& d = k_.tensors[static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)])];
+    if (d.buffer == ir::Buffer::Psum) {
+      const Layout l = layout_of(k_, in.dst);
+      const int64_t bytes = l.free_elems * 4;  // PSUM accumulates in 32-bit words [A1]
+      if (bytes > 2048)
+        lint(in, "perf_psum_banks", "matmul output uses " + std::to_string(bytes) + " bytes per partition: more than one 2 KiB PSUM bank",
+             "split the moving free size to at most 512 fp32 elements per matmul (one bank)");
+      else if (psum_banks_ > 8)
+        lint(in, "perf_psum_banks",
+             "the kernel's PSUM tiles need " + std::to_string(psum_banks_) + " banks of 2 KiB; a partition has 8",
+             "use fewer or smaller PSUM tiles (copy results to SBUF sooner) so matmuls do not wait for a free bank");
+    }
+  }
+}
+
 void Scheduler::exec(const ir::Instr& in) {
   if (++scheduled_ > o_.max_scheduled_ops)
     throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
@@ -573,6 +641,7 @@ void Scheduler::exec(const ir::Instr& in) {
   std::vector<Access> reads, writes;
   ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
   const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
+  perf_lints(in, dma, reads);
 
   // Earliest start on unit `v` allowed by the operands' last writers and readers.
   auto deps = [&](Unit v, double dep_extra, int& pred_out) {
@@ -747,6 +816,8 @@ void Scheduler::exec(const ir::Instr& in) {
       }
     }
   }
+  if (dma && in.dst.tensor >= 0 && ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer))
+    hbm_written_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
   for (const Access& a : writes) {
     auto& entries = regions_[a.key];
     entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(a.box, e.box); }),

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -66,6 +67,7 @@ class Scheduler {
                const std::function<void(int64_t, double, int)>& replay_iteration);
   void enter_block(const std::vector<ir::Stmt>& body, bool schedule = true);
   void exec(const ir::Instr& in);
+  void perf_lints(const ir::Instr& in, bool dma, const std::vector<Access>& reads);
   // Extrapolated iterations: record what they read and write (no scheduling), at the times of
   // the same instructions in the last scheduled iteration plus `offset`.
   void replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration);
@@ -105,6 +107,10 @@ class Scheduler {
   int64_t scheduled_ = 0;
   int extrapolated_ = 0;
   std::vector<Lint> lints_;
+  std::set<std::vector<int64_t>> loaded_;  // HBM boxes loaded so far (perf_redundant_reload)
+  std::unordered_set<int> hbm_written_;
+  std::unordered_set<int> constant_tiles_;  // SBUF tiles loaded from compile-time constants
+  int64_t psum_banks_ = 0;
   std::map<std::pair<std::string, int>, bool> linted_;
 };
 
