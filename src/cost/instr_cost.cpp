@@ -56,7 +56,12 @@ bool is_dma_instr(const ir::Kernel& k, const ir::Instr& in) {
 }
 
 std::vector<Unit> auto_candidates(const ir::Instr& in, const CostTable& t) {
-  if (t.auto_engine_balance <= 0 || in.engine != ir::Engine::Vector) return {};
+  if (t.auto_engine_balance <= 0) return {};
+  // nl.reciprocal / nl.abs run on Vector or Scalar (86051b85 general/nki/api/nki.api.shared.rst,
+  // operator table and "NKI Engine Selection"); the tracer records them on ScalarE.
+  if (in.op == ir::Opcode::Activation && (in.name == "nl.reciprocal" || in.name == "nl.abs"))
+    return {Unit::ACT, Unit::DVE};
+  if (in.engine != ir::Engine::Vector) return {};
   // The tracer records engine=unknown as the Vector Engine; the APIs below default to unknown
   // (SDK 2.24 nki.isa signatures) and nl.* element-wise ops leave the choice to the compiler.
   const std::string& n = in.name;
@@ -68,13 +73,16 @@ std::vector<Unit> auto_candidates(const ir::Instr& in, const CostTable& t) {
   int streaming = 0;
   for (const ir::Operand& o : in.srcs) streaming += !o.is_imm;
   switch (in.op) {
-    case ir::Opcode::Copy: c.push_back(Unit::ACT); c.push_back(Unit::POOL); break;
+    // GpSimdE is not a candidate for copies and ALU ops: the NKIBench baselines, whose element-wise
+    // ops all leave the engine to the compiler, show 0.04-1.2 % GpSimd-active time (TP §3.9-4,
+    // [AO-base] profile_results); the compiler puts them on VectorE / ScalarE.
+    case ir::Opcode::Copy: c.push_back(Unit::ACT); if (t.auto_engine_pool > 0) c.push_back(Unit::POOL); break;
     case ir::Opcode::Memset: c.push_back(Unit::POOL); break;
     case ir::Opcode::Alu: {
       // ScalarE runs func(x * scale + bias): a multiply / add by a constant or [P,1] vector [A1].
       auto affine = [](ir::Alu a) { return a == ir::Alu::Add || a == ir::Alu::Subtract || a == ir::Alu::Multiply; };
       if (streaming <= 1 && affine(in.alu0) && (!in.has_second || affine(in.alu1))) c.push_back(Unit::ACT);
-      c.push_back(Unit::POOL);
+      if (t.auto_engine_pool > 0) c.push_back(Unit::POOL);
       break;
     }
     default: return {};
@@ -296,8 +304,9 @@ DmaCost dma_cost(const ir::Kernel& k, const ir::Instr& in, const CostTable& t) {
   if (d.transpose) {
     d.engine_ns = eng_bytes / (t.dma_engine_bytes_per_ns * t.dma_transpose_efficiency);
   } else {
-    // Each packet costs its bytes at the engine rate, but at least the packet floor [DBW].
-    double per_run = std::max(static_cast<double>(d.run_bytes) / t.dma_engine_bytes_per_ns, t.dma_packet_min_ns);
+    // Each packet (contiguous run) costs a fixed descriptor time plus its bytes at the engine
+    // rate [A1] [DBW]; the per-DMA fixed cost is on the queue (scheduler, dma_queue_fixed_ns).
+    double per_run = t.dma_run_ns + static_cast<double>(d.run_bytes) / t.dma_engine_bytes_per_ns;
     d.engine_ns = eng_runs * per_run;
   }
   d.hbm_ns = static_cast<double>(d.hbm_read + d.hbm_write) / t.hbm_gb_per_s;  // B / (GB/s) = ns

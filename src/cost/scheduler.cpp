@@ -14,6 +14,7 @@ namespace nki::cost {
 namespace {
 constexpr double kNever = -1;
 constexpr size_t kMaxEntriesPerRegion = 1024;
+constexpr int64_t kWarmupInstructionBudget = 256;
 
 int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
   int64_t n = 1;
@@ -90,10 +91,56 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
     }
     instances_[i] = std::max(n, 1);
   }
+  limit_sbuf_instances();
+  for (size_t i = 0; i < nt; ++i)
+    if (root_[i] == static_cast<int>(i) && k.tensors[i].buffer == ir::Buffer::Psum)
+      // A tile allocated in a loop wants two banks' worth (double buffering), others one.
+      psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
   last_.fill(-1);
   dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
   act_seen_.assign(64, false);
+}
+
+// Rotating instances must fit in SBUF: one partition holds sbuf_partition_bytes [A1] [A2]. Every
+// SBUF tensor needs one instance; extra instances of loop-allocated tiles are handed out one at a
+// time (smallest first, round by round) while they still fit, so a kernel whose blocks fill SBUF gets no
+// double buffering, as the compiler's allocator could not give it any (TP §3.6).
+void Scheduler::limit_sbuf_instances() {
+  const size_t nt = k_.tensors.size();
+  int64_t used = 0;
+  std::vector<int> want(nt, 1);
+  for (size_t i = 0; i < nt; ++i) {
+    const ir::TensorDecl& d = k_.tensors[i];
+    if (root_[i] != static_cast<int>(i) || d.buffer != ir::Buffer::Sbuf) continue;
+    used += tile_bytes_per_partition(d);
+    want[i] = instances_[i];
+    instances_[i] = 1;
+  }
+  const int64_t cap = static_cast<int64_t>(t_.sbuf_partition_bytes);
+  // Smallest tiles first: an extra instance of a small tile costs least SBUF.
+  std::vector<size_t> order(nt);
+  for (size_t i = 0; i < nt; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return tile_bytes_per_partition(k_.tensors[a]) < tile_bytes_per_partition(k_.tensors[b]);
+  });
+  for (bool granted = true; granted;) {
+    granted = false;
+    for (size_t i : order) {
+      if (instances_[i] >= want[i] || k_.tensors[i].buffer != ir::Buffer::Sbuf) continue;
+      const int64_t b = tile_bytes_per_partition(k_.tensors[i]);
+      if (used + b > cap) continue;
+      used += b;
+      ++instances_[i];
+      granted = true;
+    }
+  }
+  if (std::getenv("NKI_COST_DEBUG"))
+    for (size_t i = 0; i < nt; ++i)
+      if (k_.tensors[i].buffer == ir::Buffer::Sbuf && root_[i] == static_cast<int>(i))
+        std::fprintf(stderr, "sbuf tensor %zu '%s': %lld B/partition, %d of %d instances (%lld of %lld B used)\n", i,
+                     k_.tensors[i].name.c_str(), static_cast<long long>(tile_bytes_per_partition(k_.tensors[i])),
+                     instances_[i], want[i], static_cast<long long>(used), static_cast<long long>(cap));
 }
 
 namespace {
@@ -205,14 +252,39 @@ void Scheduler::run() {
       });
 }
 
+// Instructions one iteration of `body` schedules (nested loops by their trip counts), capped.
+int64_t Scheduler::body_size(const std::vector<ir::Stmt>& body) {
+  auto it = body_size_.find(&body);
+  if (it != body_size_.end()) return it->second;
+  int64_t n = 0;
+  for (const ir::Stmt& s : body) {
+    if (std::holds_alternative<ir::Instr>(s.node)) ++n;
+    else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) n += std::max<int64_t>(lp->trip_count(), 1) * body_size(lp->body);
+    else if (const auto* c = std::get_if<ir::If>(&s.node)) n += std::max(body_size(c->then_body), body_size(c->else_body));
+    n = std::min<int64_t>(n, int64_t{1} << 40);
+  }
+  body_size_[&body] = n;
+  return n;
+}
+
 void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
                         const std::function<void(int64_t, double, int)>& replay_iteration) {
   if (trips <= 0) return;
   // Deeper loops warm up with fewer iterations so that the scheduling work stays bounded.
-  const int warm = std::max(3, o_.max_warmup_iterations >> std::min(depth, 8));
+  // At least enough iterations for loads to run ahead by every rotating instance and then be
+  // throttled by the WAR on the oldest one: before that no timeline advances at its steady rate.
+  int warm = std::max(static_cast<int>(t_.buffer_instances) + 3, o_.max_warmup_iterations >> std::min(depth, 8));
+  // Small bodies are cheap to schedule: give them more iterations to reach the steady state
+  // (DMA engines filling gaps converge slowly), within a budget of scheduled instructions.
+  if (loop) {
+    const int64_t size = std::max<int64_t>(1, body_size(loop->body));
+    const int64_t budget = kWarmupInstructionBudget >> std::min(std::max(depth - 1, 0), 16);
+    warm = static_cast<int>(std::max<int64_t>(warm, std::min<int64_t>(budget / size, 1 << 16)));
+  }
 
   const int first_rec = static_cast<int>(recs_.size());
   std::vector<double> prev = clocks(), prev_delta, prev_work = work(), prev_work_delta;
+  std::vector<std::vector<double>> hist_clocks = {prev}, hist_work = {prev_work};
   Totals prev_tot = tot_;
   for (int64_t i = 0; i < trips; ++i) {
     const size_t iteration_first = recs_.size();
@@ -221,8 +293,19 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
     if (left == 0) return;
     if (!o_.extrapolate) continue;
     std::vector<double> now = clocks(), delta(now.size()), now_work = work(), work_delta(now_work.size());
-    for (size_t j = 0; j < now.size(); ++j) delta[j] = now[j] - prev[j];
-    for (size_t j = 0; j < now_work.size(); ++j) work_delta[j] = now_work[j] - prev_work[j];
+    // Per-iteration advance averaged over a window of recent iterations: with rotating buffers
+    // and gap-filling DMA engines the queues advance in an irregular pattern, and one
+    // iteration's advance can be far from the average.
+    hist_clocks.push_back(now);
+    hist_work.push_back(now_work);
+    // The window is the later half of the iterations so far (at least buffer_instances).
+    const size_t win = std::min<size_t>(std::max<size_t>(static_cast<size_t>(std::max(1.0, t_.buffer_instances)),
+                                                         static_cast<size_t>(i + 1) / 2),
+                                        static_cast<size_t>(i + 1));
+    const std::vector<double>& c0 = hist_clocks[hist_clocks.size() - 1 - win];
+    const std::vector<double>& w0 = hist_work[hist_work.size() - 1 - win];
+    for (size_t j = 0; j < now.size(); ++j) delta[j] = (now[j] - c0[j]) / static_cast<double>(win);
+    for (size_t j = 0; j < now_work.size(); ++j) work_delta[j] = (now_work[j] - w0[j]) / static_cast<double>(win);
     bool steady = !prev_delta.empty();
     // One iteration's advance: the resource that moved furthest, and at least the work one
     // iteration puts on any single resource (an iteration whose DMAs filled idle gaps did not
@@ -234,7 +317,10 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       steady = std::fabs(delta[j] - prev_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
     for (size_t j = 0; steady && j < work_delta.size(); ++j)
       steady = std::fabs(work_delta[j] - prev_work_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
-    if (left >= 2 && ((steady && i >= 1) || i + 1 >= warm)) {
+    // Two equal advances before every rotating instance has been reused once are not a steady
+    // state yet (the loads are still running ahead of the compute that frees their buffers).
+    const bool wrapped = i >= static_cast<int64_t>(t_.buffer_instances) + 1;
+    if (left >= 2 && ((steady && wrapped) || i + 1 >= warm)) {
       // Steady state (or warm-up budget spent): the remaining `left` iterations advance every
       // timeline by the same per-iteration step and add the same work.
       const double by = static_cast<double>(left) * std::max(step, 0.0);
@@ -466,6 +552,70 @@ void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::st
   lints_.push_back(Lint{code, msg, hint, in.loc.line, in.loc.col});
 }
 
+// Lints that look at one instruction and the state of its operands (TP §4; docs/cost-model.md).
+void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Access>& reads) {
+  const ir::Access* src = nullptr;
+  for (const ir::Operand& o : in.srcs)
+    if (!o.is_imm && o.access.tensor >= 0) { src = &o.access; break; }
+  if (!src) return;
+  const ir::TensorDecl& sd = k_.tensors[static_cast<size_t>(src->tensor)];
+  if (dma) {
+    // The same HBM region loaded again while nothing wrote it: keep the tile in SBUF instead.
+    if (!ir::is_hbm(sd.buffer) || ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer)) return;
+    if (sd.role == ir::TensorRole::Constant) constant_tiles_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
+    if (sd.role != ir::TensorRole::Internal && !reads.empty() && !src->indirect && loaded_.size() < 200000) {
+      Box b = access_box(k_, *src, env_);
+      std::vector<int64_t> key = {root_[static_cast<size_t>(src->tensor)]};
+      key.insert(key.end(), b.lo.begin(), b.lo.end());
+      key.insert(key.end(), b.hi.begin(), b.hi.end());
+      if (!b.whole && !loaded_.insert(key).second && !hbm_written_.count(key[0]))
+        lint(in, "perf_redundant_reload", "this load reads an HBM region that an earlier load already brought into SBUF",
+             "load the tile once outside the loop (or in an outer loop) and reuse it; nothing writes that region in between");
+    }
+    return;
+  }
+  // A TensorE transpose of a tile that came straight from HBM: a transposing load would do it.
+  bool pe_transpose = false;
+  const std::string& n = in.name;
+  // (nc_transpose / nl.transpose on TensorE are traced as copies or custom ops on the Tensor engine.)
+  if ((in.op == ir::Opcode::Custom || in.op == ir::Opcode::Copy) && n.find("transpose") != std::string::npos &&
+      compute_cost(k_, in, t_).unit == Unit::PE)
+    pe_transpose = true;
+  if (in.op == ir::Opcode::Matmul) {
+    int seen = 0;
+    for (const ir::Operand& o : in.srcs)
+      if (!o.is_imm && o.access.tensor >= 0 && seen++ == 1)
+        pe_transpose = k_.tensors[static_cast<size_t>(o.access.tensor)].role == ir::TensorRole::Constant ||
+                       constant_tiles_.count(root_[static_cast<size_t>(o.access.tensor)]);  // an identity matrix
+  }
+  if (pe_transpose) {
+    const Access a = resolve(*src);
+    auto it = regions_.find(a.key);
+    bool from_load = false;
+    if (it != regions_.end())
+      for (const Entry& e : it->second) from_load |= overlaps(e.box, a.box) && e.wunit == static_cast<int>(Unit::DmaLoad);
+    if (from_load)
+      lint(in, "perf_pe_transpose", "TensorE transposes a tile that was just loaded from HBM",
+           "load it already transposed (nl.load_transpose2d, nisa.dma_transpose on trn2, or index the HBM tensor transposed) "
+           "and keep TensorE for matmuls");
+  }
+  // PSUM: a matmul output wider than one 2 KiB bank, or more PSUM tiles than the 8 banks.
+  if (in.op == ir::Opcode::Matmul && in.dst.tensor >= 0) {
+    const ir::TensorDecl& d = k_.tensors[static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)])];
+    if (d.buffer == ir::Buffer::Psum) {
+      const Layout l = layout_of(k_, in.dst);
+      const int64_t bytes = l.free_elems * 4;  // PSUM accumulates in 32-bit words [A1]
+      if (bytes > 2048)
+        lint(in, "perf_psum_banks", "matmul output uses " + std::to_string(bytes) + " bytes per partition: more than one 2 KiB PSUM bank",
+             "split the moving free size to at most 512 fp32 elements per matmul (one bank)");
+      else if (psum_banks_ > 8)
+        lint(in, "perf_psum_banks",
+             "the kernel's PSUM tiles need " + std::to_string(psum_banks_) + " banks of 2 KiB; a partition has 8",
+             "use fewer or smaller PSUM tiles (copy results to SBUF sooner) so matmuls do not wait for a free bank");
+    }
+  }
+}
+
 void Scheduler::exec(const ir::Instr& in) {
   if (++scheduled_ > o_.max_scheduled_ops)
     throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
@@ -491,6 +641,7 @@ void Scheduler::exec(const ir::Instr& in) {
   std::vector<Access> reads, writes;
   ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
   const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
+  perf_lints(in, dma, reads);
 
   // Earliest start on unit `v` allowed by the operands' last writers and readers.
   auto deps = [&](Unit v, double dep_extra, int& pred_out) {
@@ -614,7 +765,7 @@ void Scheduler::exec(const ir::Instr& in) {
   } else {
     double issue = std::max(free_[ui], ready);
     r.pred = issue == free_[ui] && free_[ui] >= ready ? last_[ui] : pred;
-    free_[ui] = issue + t_.dma_issue_ns;
+    free_[ui] = issue + t_.dma_queue_fixed_ns;  // per-DMA fixed cost on its in-order queue [DMA] [DBW]
     const int ne = static_cast<int>(dma_engine_.size());
     double data_end = issue;
     for (int e = 0; e < dc.engines; ++e) {
@@ -665,6 +816,8 @@ void Scheduler::exec(const ir::Instr& in) {
       }
     }
   }
+  if (dma && in.dst.tensor >= 0 && ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer))
+    hbm_written_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
   for (const Access& a : writes) {
     auto& entries = regions_[a.key];
     entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(a.box, e.box); }),

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -60,10 +61,13 @@ class Scheduler {
 
   void run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration);
   void find_invariant_compute();
+  void limit_sbuf_instances();
+  int64_t body_size(const std::vector<ir::Stmt>& body);
   void iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
                const std::function<void(int64_t, double, int)>& replay_iteration);
   void enter_block(const std::vector<ir::Stmt>& body, bool schedule = true);
   void exec(const ir::Instr& in);
+  void perf_lints(const ir::Instr& in, bool dma, const std::vector<Access>& reads);
   // Extrapolated iterations: record what they read and write (no scheduling), at the times of
   // the same instructions in the last scheduled iteration plus `offset`.
   void replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration);
@@ -85,6 +89,7 @@ class Scheduler {
   std::unordered_map<int64_t, std::vector<Entry>> regions_;
   // Loop-invariant compute the compiler hoists: runs on the first iteration of its loop only.
   std::unordered_set<const ir::Instr*> hoisted_;
+  std::unordered_map<const void*, int64_t> body_size_;
 
   std::array<double, kNumUnits> free_{};     // engine / queue next issue time
   std::array<double, kNumUnits> covered_{};  // DMA queues: busy-interval union so far
@@ -102,6 +107,10 @@ class Scheduler {
   int64_t scheduled_ = 0;
   int extrapolated_ = 0;
   std::vector<Lint> lints_;
+  std::set<std::vector<int64_t>> loaded_;  // HBM boxes loaded so far (perf_redundant_reload)
+  std::unordered_set<int> hbm_written_;
+  std::unordered_set<int> constant_tiles_;  // SBUF tiles loaded from compile-time constants
+  int64_t psum_banks_ = 0;
   std::map<std::pair<std::string, int>, bool> linted_;
 };
 

@@ -356,7 +356,8 @@ Ref emit_unary(Tracer& t, const std::string& api, const Ref& x, ir::Act f, const
   ir::Instr in;
   in.op = ir::Opcode::Activation;
   in.name = api;
-  in.engine = scalar_engine_act(f) ? ir::Engine::Scalar : ir::Engine::Vector;
+  // nisa.reciprocal is a Vector Engine instruction (86051b85 general/nki/api/nki/isa/__init__.py).
+  in.engine = scalar_engine_act(f) && api != "nisa.reciprocal" ? ir::Engine::Scalar : ir::Engine::Vector;
   in.act = f;
   in.dst = res->view;
   in.srcs.push_back(ir::Operand::of(tx->view));
