@@ -84,6 +84,18 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
     front::Tracer tracer(file, opts);
     return front::trace_with(tracer, file, module, opts);
   }
+  if (Imports im = scan_imports(module); im.legacy) {
+    // NKI 0.4 (SDK 2.30) release notes: neuronxcc.nki.* inside a kernel is a compile error; the
+    // 2.27-2.29 coexistence of both namespaces in one kernel is not modelled here.
+    res.diagnostics.push_back(make_diagnostic(
+        Severity::Error, "legacy_namespace_in_current_dialect",
+        "this file imports the legacy NKI namespace (neuronxcc.nki, SDK 2.24) but is compiled as NKI " + choice.version +
+            (choice.version >= "0.4" ? " (an error since NKI 0.4)" : " (mixing both namespaces is not supported here)"),
+        file, im.legacy->span.begin,
+        "write `import nki`, `import nki.language as nl`, `import nki.isa as nisa` and port the kernel "
+        "(destination-passing ISA calls, no masks), or check it with --nki 2.24"));
+    return res;
+  }
   CurrentTracer tracer(file, opts, choice.version);
   return front::trace_with(tracer, file, module, opts);
 }

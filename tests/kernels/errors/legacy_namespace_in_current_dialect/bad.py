@@ -1,6 +1,6 @@
 # nki-case: args=128x64:float32 nki=0.6
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl  # expect-error: legacy_namespace_in_current_dialect  # expect-col: 1
+import neuronxcc.nki as nki  # expect-error: legacy_namespace_in_current_dialect  # expect-col: 1
+import neuronxcc.nki.language as nl
 
 
 @nki.jit
