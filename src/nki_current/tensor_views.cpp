@@ -112,6 +112,13 @@ Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::s
     strides_of(*this, x, &strides, &offset);
     return name == "strides" ? int_tuple(strides) : py::make_int(offset);
   }
+  if (name == "buffer") {
+    // Kernel inputs live in nl.hbm in the current dialect (the HEAD mxfp deep dive asserts
+    // `stationary_hbm.buffer == nl.hbm`); outputs are created in nl.shared_hbm.
+    const ir::TensorDecl& d = kernel().tensors[storage_of(x.view.tensor)];
+    if (d.role == ir::TensorRole::Parameter) return std::make_shared<front::BufferObj>(ir::Buffer::PrivateHbm);
+    return nullptr;
+  }
   if (name == "ap") {
     return std::make_shared<py::BuiltinFn>("ap", [this, self](py::Interp& inner, py::CallArgs& call) -> Ref {
       return access_pattern(*this, inner, self, call);
