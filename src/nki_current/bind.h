@@ -1,5 +1,6 @@
 // Strict argument binding for the current dialect: positional-or-keyword parameters, unknown
-// keywords rejected (NKI 0.2 as of SDK 2.28: "unknown kwargs now rejected", nki-spec §3.9), and
+// keywords rejected (release-notes/components/nki.rst, NKI 0.2.0 [2.28]: invalid keyword arguments
+// raise an `unexpected keyword argument` error instead of being silently ignored), and
 // migration hints for the 2.24 habits (mask=, dtype= on ISA calls, functional ISA results).
 #pragma once
 
