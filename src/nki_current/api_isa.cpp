@@ -145,6 +145,11 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
                                                     std::string(ir::buffer_name(dst->buffer())),
                       "allocate dst with nl.ndarray(shape, nl.float32, buffer=nl.psum)");
       bool add;
+      if (b[acc] && !t.at_least(3))
+        // release-notes/components/nki.rst, NKI 0.3.0: "matmul accumulation control" is new there.
+        current_error("unknown_argument", "nisa.nc_matmul(accumulate=...) is not in NKI " + t.version() + " (added in 0.3)",
+                      "drop accumulate= (the first matmul into a PSUM location overwrites, later ones accumulate), "
+                      "or compile with --nki 0.3 or later");
       if (b.has(acc)) {
         add = t.truthy(b[acc]);
       } else {
