@@ -101,6 +101,17 @@ Ref legacy_dge_mode(const Ref& v) {
   return v;
 }
 
+// The destination (first) argument; a non-tensor there is the 2.24 functional form.
+TensorObj* need_dst(const Bound& b) {
+  TensorObj* dst = front::as_tensor(b[0]);
+  if (!dst)
+    current_error("dst_not_a_tensor", "the first argument of " + b.api() + " is its destination '" + b.name(0) +
+                                          "', which must be a tensor, got " + b[0]->type_name(),
+                  "NKI 0.2+ ISA calls are destination-passing: allocate the result with nl.ndarray(shape, dtype, "
+                  "buffer=...) and pass it first; the 2.24 form `out = " + b.api() + "(...)` returned a new tile");
+  return dst;
+}
+
 Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
   std::shared_ptr<py::ModuleObj> legacy = t.legacy_nisa();
   std::string api = std::string("nisa.") + f.name;
@@ -111,7 +122,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
   IsaForward spec = f;
   return std::make_shared<py::BuiltinFn>(api, [&t, spec, names, api, legacy](py::Interp& in, py::CallArgs& call) -> Ref {
     Bound b(call, api, names, spec.required, true);
-    TensorObj* dst = front::need_tensor(b[0], api, "dst");
+    TensorObj* dst = need_dst(b);
     std::vector<std::pair<std::string, Ref>> kw;
     for (size_t i = 0; i < spec.params.size(); ++i) {
       const char* lk = spec.params[i].legacy;
@@ -185,7 +196,7 @@ Ref make_iota(CurrentTracer& t) {
   return std::make_shared<py::BuiltinFn>("nisa.iota", [&t](py::Interp& in, py::CallArgs& call) -> Ref {
     const std::string api = "nisa.iota";
     Bound b(call, api, {"dst", "pattern", "offset", "channel_multiplier", "name"}, 2, true);
-    TensorObj* dst = front::need_tensor(b[0], api, "dst");
+    TensorObj* dst = need_dst(b);
     if (dst->buffer() != ir::Buffer::Sbuf)
       current_error("err_unsupported_memory", "the output of nisa.iota must be in SBUF, got a tile in " +
                                                   std::string(ir::buffer_name(dst->buffer())));

@@ -116,7 +116,8 @@ TEST(CurrentFrontEnd, LegacyHabitsGetMigrationCodes) {
     std::string src = std::string(kHeader) + "@nki.jit\ndef k(a):\n" + body;
     return first_error(trace(src, {front::ArgSpec{{128, 64}, DType::Float32}}, dialect));
   };
-  EXPECT_EQ(code("    t = nisa.memset((128, 64), 0.0, nl.float32)\n    return t\n"), "missing_argument");
+  EXPECT_EQ(code("    t = nisa.memset((128, 64), 0.0, nl.float32)\n    return t\n"), "dst_not_a_tensor");
+  EXPECT_EQ(code("    t = nisa.activation(op=nl.exp, data=a)\n    return t\n"), "missing_argument");
   EXPECT_EQ(code("    i = nl.arange(128)[:, None]\n    return a\n"), "removed_api");
   EXPECT_EQ(code("    t = nl.load(a)\n    return a\n", "0.2"), "removed_api");
   EXPECT_EQ(code("    t = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)\n"
