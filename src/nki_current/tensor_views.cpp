@@ -2,6 +2,8 @@
 // language/__init__.py, NkiTensor at aws-neuron-sdk HEAD): element address = offset +
 // sum_k strides[k] * i_k into the tensor's storage, and `.ap(pattern, offset)` as a raw access
 // pattern over that storage. Views lower to ir::Access over a flat alias of the storage.
+#include <algorithm>
+
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
@@ -102,6 +104,104 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
   return t.view_of(a);
 }
 
+// The NkiTensor view methods (nki/api/nki/language/__init__.py, NkiTensor at HEAD): no data is
+// copied, each returns a new ir::Access over the same tensor. Constraints are the docstrings'.
+Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> self, const std::string& name,
+                py::CallArgs& call) {
+  const std::string api = "NkiTensor." + name;
+  ir::Access v = self->view;
+  const bool on_chip = !ir::is_hbm(self->buffer());
+  const int64_t rank = static_cast<int64_t>(v.shape.size());
+  auto need_int = [&](const Ref& r, const std::string& what) {
+    auto x = front::static_int(r);
+    if (!x) current_error("invalid_arguments", api + " " + what + " must be a compile-time integer");
+    return *x;
+  };
+  auto need_dim = [&](const Ref& r, bool allow_end) {
+    int64_t d = need_int(r, "dim");
+    if (d < 0) d += rank + (allow_end ? 1 : 0);
+    if (d < 0 || d > rank || (!allow_end && d == rank))
+      current_error("invalid_view", api + ": dim out of range for a " + std::to_string(rank) + "-D tensor");
+    return d;
+  };
+  auto not_partition = [&](int64_t d) {
+    if (on_chip && d == 0)
+      current_error("invalid_view", api + " cannot apply to dim 0 (the partition dim) of an on-chip tensor");
+  };
+  auto erase_column = [&](int64_t d) {
+    v.shape.erase(v.shape.begin() + d);
+    for (auto& c : v.coef) c.erase(c.begin() + d);
+  };
+  if (name == "slice") {
+    Bound b(call, api, {"dim", "start", "end", "step"}, 3, false);
+    int64_t d = need_dim(b[0], false), start = need_int(b[1], "start"), end = need_int(b[2], "end");
+    int64_t step = b.has(3) ? need_int(b[3], "step") : 1;
+    if (!(0 <= start && start < end && end <= v.shape[d]) || step < 1)
+      current_error("invalid_view", api + "(" + std::to_string(d) + ", " + std::to_string(start) + ", " +
+                                        std::to_string(end) + ", " + std::to_string(step) +
+                                        ") needs 0 <= start < end <= shape[dim] (" + std::to_string(v.shape[d]) +
+                                        ") and step >= 1");
+    for (size_t k = 0; k < v.coef.size(); ++k) {
+      v.offset[k].constant += v.coef[k][d] * start;
+      v.coef[k][d] *= step;
+    }
+    v.shape[d] = (end - start + step - 1) / step;
+  } else if (name == "select") {
+    Bound b(call, api, {"dim", "index"}, 2, false);
+    int64_t d = need_dim(b[0], false);
+    if (front::as_tensor(b[1]))
+      current_error("unsupported_api", "NkiTensor.select with a tensor index (dynamic select) is not implemented "
+                                       "by this simulator yet");
+    int64_t i = need_int(b[1], "index");
+    if (i < 0 || i >= v.shape[d])
+      current_error("invalid_view", api + ": index " + std::to_string(i) + " out of range [0, " +
+                                        std::to_string(v.shape[d]) + ")");
+    for (size_t k = 0; k < v.coef.size(); ++k) v.offset[k].constant += v.coef[k][d] * i;
+    erase_column(d);
+  } else if (name == "permute") {
+    Bound b(call, api, {"dims"}, 1, false);
+    std::vector<int64_t> dims;
+    for (const Ref& r : b[0]->iterate(in)) dims.push_back(need_int(r, "dims entries"));
+    std::vector<int64_t> sorted = dims;
+    std::sort(sorted.begin(), sorted.end());
+    bool perm = static_cast<int64_t>(dims.size()) == rank;
+    for (int64_t k = 0; perm && k < rank; ++k) perm = sorted[k] == k;
+    if (!perm) current_error("invalid_view", api + ": dims must be a permutation of range(" + std::to_string(rank) + ")");
+    if (on_chip && dims[0] != 0)
+      current_error("invalid_view", api + ": on-chip tensors keep the partition dim first (dims[0] must be 0)");
+    ir::Access p = v;
+    for (int64_t k = 0; k < rank; ++k) {
+      p.shape[k] = v.shape[dims[k]];
+      for (size_t c = 0; c < v.coef.size(); ++c) p.coef[c][k] = v.coef[c][dims[k]];
+    }
+    v = p;
+  } else if (name == "broadcast") {
+    Bound b(call, api, {"dim", "size"}, 2, false);
+    int64_t d = need_dim(b[0], false), size = need_int(b[1], "size");
+    not_partition(d);
+    if (v.shape[d] != 1 || size < 1)
+      current_error("invalid_view", api + ": dim " + std::to_string(d) + " must have size 1 (it has " +
+                                        std::to_string(v.shape[d]) + ") and size must be positive");
+    v.shape[d] = size;
+    for (auto& c : v.coef) c[d] = 0;
+  } else if (name == "expand_dim") {
+    Bound b(call, api, {"dim"}, 1, false);
+    int64_t d = need_dim(b[0], true);
+    not_partition(d);
+    v.shape.insert(v.shape.begin() + d, 1);
+    for (auto& c : v.coef) c.insert(c.begin() + d, 0);
+  } else {  // squeeze_dim
+    Bound b(call, api, {"dim"}, 1, false);
+    int64_t d = need_dim(b[0], false);
+    not_partition(d);
+    if (v.shape[d] != 1)
+      current_error("invalid_view", api + ": dim " + std::to_string(d) + " has size " + std::to_string(v.shape[d]) +
+                                        ", not 1");
+    erase_column(d);
+  }
+  return t.view_of(v);
+}
+
 }  // namespace
 
 Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::string& name) {
@@ -124,7 +224,12 @@ Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::s
       return access_pattern(*this, inner, self, call);
     });
   }
-  for (const char* n : {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim", "reshape_dim",
+  for (const char* n : {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim"})
+    if (name == n)
+      return std::make_shared<py::BuiltinFn>(name, [this, self, name](py::Interp& inner, py::CallArgs& call) -> Ref {
+        return view_method(*this, inner, self, name, call);
+      });
+  for (const char* n : {"reshape_dim",
                         "flatten_dims", "rearrange", "vector_select", "indirect", "get_pattern", "is_contiguous",
                         "is_indirect", "reinterpret_cast"})
     if (name == n)
