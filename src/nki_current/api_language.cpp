@@ -208,11 +208,43 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
   buffer_test("is_sbuf", [](ir::Buffer b) { return b == ir::Buffer::Sbuf; });
   for (const char* n : {"abs_max", "abs_min"})
     m->set(n, front::unsupported_api(std::string("nl.") + n, "added in NKI 0.4 (trn3); not implemented by this simulator yet"));
-  m->set("dynamic_range", front::unsupported_api("nl.dynamic_range", "a register-bounded hardware loop of NKI 0.2-0.5; "
-                                                                     "not implemented by this simulator yet"));
-  for (const char* n : {"fori_loop", "while_loop"})
-    m->set(n, front::unsupported_api(std::string("nl.") + n, "a register-driven dynamic loop of NKI 0.6; not implemented "
-                                                             "by this simulator yet"));
+  // Dynamic (hardware) loops with compile-time bounds run here like their unrolled equivalent:
+  // the iterations and their order are the same; only register-valued bounds and induction
+  // variables (VirtualRegister) are not modelled, and registers fail loudly where they are used.
+  Ref dynamic = make_range_alias("nl.dynamic_range");
+  m->set("dynamic_range", std::make_shared<py::BuiltinFn>("nl.dynamic_range", [&t, dynamic](py::Interp& in, py::CallArgs& call) -> Ref {
+    if (t.at_least(6))
+      // release-notes/components/nki.rst, NKI 0.6.0: dynamic_range is deprecated for nl.fori_loop.
+      t.warn("deprecated_api", "nl.dynamic_range is deprecated in NKI 0.6", "use nl.fori_loop(lower, upper, body_fun)");
+    return dynamic->call(in, call);
+  }));
+  if (t.at_least(6)) {
+    m->set("fori_loop", std::make_shared<py::BuiltinFn>("nl.fori_loop", [](py::Interp& in, py::CallArgs& call) -> Ref {
+      const std::string api = "nl.fori_loop";
+      Bound b(call, api, {"lower", "upper", "body_fun", "step"}, 3, false);
+      auto bound = [&](size_t i, int64_t dflt) -> int64_t {
+        if (!b.has(i)) return dflt;
+        auto v = front::static_int(b[i]);
+        if (!v) current_error("unsupported_api", api + " with register bounds is not implemented by this simulator yet",
+                              "compile-time integer bounds are supported");
+        return *v;
+      };
+      int64_t lo = bound(0, 0), hi = bound(1, 0), step = bound(3, 1);
+      if (step < 1) current_error("invalid_arguments", api + " step must be a positive compile-time integer");
+      for (int64_t i = lo; i < hi; i += step) {
+        py::CallArgs body;
+        body.loc = call.loc;
+        body.pos.push_back(py::make_int(i));
+        Ref r = b[2]->call(in, body);
+        if (r && !py::is_none(r)) current_error("invalid_arguments", api + " body_fun must return None");
+      }
+      return py::none();
+    }));
+  } else {
+    m->set("fori_loop", front::unsupported_api("nl.fori_loop", "added in NKI 0.6"));
+  }
+  m->set("while_loop", front::unsupported_api("nl.while_loop", "a register-driven loop of NKI 0.6; not implemented by "
+                                                               "this simulator yet"));
   m->set("no_reorder", std::make_shared<py::BuiltinFn>("nl.no_reorder", [](py::Interp&, py::CallArgs&) -> Ref {
     return py::none();  // `with nl.no_reorder():` keeps program order; the simulator runs in order anyway
   }));
