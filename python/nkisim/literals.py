@@ -23,6 +23,24 @@ ENTRY_IMPORTS = (
     "import neuronxcc.nki.typing as __nkisim_nt\n"
 )
 
+# The same aliases for a kernel file in the current dialect (`import nki`, docs/nki-current.md):
+# the front end rejects neuronxcc.nki imports there.
+CURRENT_ENTRY_IMPORTS = (
+    f"import numpy as {NP}\n"
+    f"import nki.language as {NL}\n"
+    f"import nki.isa as {NISA}\n"
+    "import nki.typing as __nkisim_nt\n"
+)
+
+
+def entry_imports(source):
+    """The alias imports that suit the dialect of `source` (its own imports decide)."""
+    import re
+    if re.search(r"^\s*(import nki\b|from nki\b)", source, re.MULTILINE):
+        return CURRENT_ENTRY_IMPORTS
+    return ENTRY_IMPORTS
+
+
 _NKI_DTYPE_NAMES = {
     "bool", "int8", "int16", "int32", "uint8", "uint16", "uint32", "float16", "float32",
     "bfloat16", "tfloat32", "float8_e4m3", "float8_e5m2",

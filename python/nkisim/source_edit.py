@@ -35,7 +35,7 @@ def with_defaults(source, func_name, defaults, mutable=(), arrays=()):
     encoded = [ln.encode("utf-8") for ln in lines]  # ast columns are UTF-8 byte offsets
     names = [p.arg for p in positional]
     if arrays and names[:len(arrays)] != list(arrays):
-        return literals.ENTRY_IMPORTS.replace("\n", "; ") + _arrays_first(
+        return literals.entry_imports(source).replace("\n", "; ") + _arrays_first(
             func_name, fn, encoded, current, defaults, mutable, arrays)
     edits = []  # (line index, start byte, end byte, text)
     for p in positional:
@@ -58,7 +58,7 @@ def with_defaults(source, func_name, defaults, mutable=(), arrays=()):
         b = encoded[line]
         encoded[line] = b[:start] + text.encode("utf-8") + b[end:]
     text = b"".join(encoded).decode("utf-8")
-    return literals.ENTRY_IMPORTS.replace("\n", "; ") + text
+    return literals.entry_imports(source).replace("\n", "; ") + text
 
 
 def _segment(encoded, node):

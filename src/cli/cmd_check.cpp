@@ -11,7 +11,7 @@ namespace nki::cli {
 namespace {
 
 std::vector<OptionSpec> check_options() {
-  return {arg_option(), kernel_option(), grid_option(), const_option(), target_option(),
+  return {arg_option(), kernel_option(), grid_option(), const_option(), target_option(), nki_option(),
           flag_option("json", "print {\"ok\": ..., \"diagnostics\": [...]} on stdout")};
 }
 

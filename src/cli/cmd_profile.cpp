@@ -90,6 +90,7 @@ Command make_profile_command() {
       grid_option(),
       const_option(),
       target_option(),
+      nki_option(),
       tasks_dir_option(),
       text_option("trace", "OUT.json", "write a Chrome trace-event file (one track per engine and DMA queue)"),
       text_option("cost-table", "FILE.json", "override cost-table rows by name, e.g. {\"dma_latency_ns\": 900}"),

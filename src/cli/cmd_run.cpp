@@ -22,6 +22,7 @@ std::vector<OptionSpec> run_options() {
                                   kernel_option(),
                                   grid_option(),
                                   target_option(),
+                                  nki_option(),
                                   numerics_option(),
                                   flag_option("warn-uninit", "warn when an instruction reads memory never written"),
                                   text_option("out-dir", "DIR", "where out0.npy, out1.npy... are written", "."),

@@ -35,6 +35,7 @@ int verify(const ParsedOptions& o) {
     throw UsageError("--held-out-trials needs --held-out-secret (the secret a final verdict printed)");
   toolchain::RunSettings s;
   s.trace.target = target_from(o);
+  if (o.has("nki")) s.trace.dialect = o.text("nki");
   s.machine.numerics = numerics_from(o);
   apply_sim_budget(o, s.machine);
   VerifyReport rep = verify_task(task, vo, toolchain::make_runner(file, s));
@@ -57,6 +58,7 @@ Command make_verify_command() {
       flag_option("all-trials", "keep running trials after the first failure"),
       flag_option("json", "full JSON report on stdout"),
       target_option(),
+      nki_option(),
       numerics_option(),
       tasks_dir_option(),
       text_option("held-out-secret", "S",

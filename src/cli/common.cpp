@@ -58,6 +58,14 @@ OptionSpec target_option() {
                        "NeuronCore-v2 (trn1) or NeuronCore-v3 (trn2)", "trn1");
 }
 
+OptionSpec nki_option() {
+  // docs/nki-current.md: 2.24 is the legacy neuronxcc.nki dialect, 0.2 .. 0.6 the current `nki` one.
+  OptionSpec o = choice_option("nki", "2.24|0.6", {"2.24", "0.2", "0.3", "0.4", "0.5", "0.6"},
+                               "NKI dialect version the kernel is read as");
+  o.default_help = "detected from the imports (neuronxcc.nki: 2.24, nki: 0.6)";
+  return o;
+}
+
 OptionSpec const_option() {
   OptionSpec o = text_option("const", "NAME=LITERAL", "bind a compile-time keyword argument (Python literal)");
   o.repeatable = true;
@@ -131,6 +139,7 @@ front::TraceOptions trace_options(const ParsedOptions& o) {
   }
   if (o.has("grid")) t.grid = parse_grid(o.text("grid"));
   t.target = target_from(o);
+  if (o.spec().find("nki") && o.has("nki")) t.dialect = o.text("nki");
   for (const std::string& c : o.all("const")) {
     auto eq = c.find('=');
     if (eq == std::string::npos || eq == 0) throw UsageError("--const expects NAME=LITERAL, got '" + c + "'");

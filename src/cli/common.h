@@ -17,6 +17,7 @@ OptionSpec arg_option();
 OptionSpec grid_option();
 OptionSpec target_option();
 OptionSpec const_option();
+OptionSpec nki_option();
 OptionSpec numerics_option();
 OptionSpec tasks_dir_option();
 OptionSpec trials_option();  // verify and tasks: 1..1000, default the task's own count

@@ -1,4 +1,5 @@
 #include "nki/objects.h"
+#include "nki/tensor_attr_hook.h"
 
 #include <algorithm>
 
@@ -90,6 +91,8 @@ std::string TensorObj::repr() const {
 }
 
 Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
+  if (auto* dialect = dynamic_cast<TensorAttrProvider*>(&in))
+    if (Ref r = dialect->tensor_attr(*this, in, name)) return r;
   Tracer& t = *tracer;
   auto self = std::static_pointer_cast<TensorObj>(shared_from_this());
   auto method = [&](py::BuiltinFn::Impl f) { return std::make_shared<py::BuiltinFn>(name, std::move(f)); };

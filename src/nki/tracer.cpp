@@ -655,6 +655,12 @@ TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
     return res;
   }
   Tracer tracer(file, opts);
+  return trace_with(tracer, file, module, opts);
+}
+
+TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Module& module,
+                       const TraceOptions& opts) {
+  TraceResult res;
   std::optional<MemoryBudget> budget;
   if (opts.max_eval_bytes > 0) budget.emplace(opts.max_eval_bytes);
   // Warnings, then the errors recorded while going on after errors, then the one that stopped

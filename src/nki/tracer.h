@@ -45,6 +45,10 @@ struct TraceOptions {
   // process (the kernel fuzzer) lower them.
   int64_t max_eval_steps = py::Limits{}.max_steps;
   double max_eval_seconds = py::Limits{}.max_seconds;
+  // The NKI dialect to read the file as: "" = detected from its imports (`neuronxcc.nki` is the
+  // legacy 2.24 dialect, `import nki` the current one), "2.24", or a current version "0.2".."0.6".
+  // The dispatch lives above this layer (src/nki_current/dialect.h); trace_kernel is always 2.24.
+  std::string dialect;
 };
 
 struct TraceResult {
@@ -55,6 +59,12 @@ struct TraceResult {
 
 // Parses and traces `file`. Never throws for problems in the kernel: they become diagnostics.
 TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts);
+
+class Tracer;
+// Runs an already-built tracer over a parsed module (budgets, error collection and recovery as
+// trace_kernel). The current-dialect front end (src/nki_current) passes its Tracer subclass.
+TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Module& module,
+                       const TraceOptions& opts);
 
 // Raised-error helpers used by the API implementations.
 [[noreturn]] void nki_error(const std::string& code, const std::string& message,
@@ -76,6 +86,13 @@ class Tracer : public py::Interp {
   [[noreturn]] void api_outside_kernel(const std::string& api);
 
   Ref import_module(const std::string& dotted) override;
+  // The 2.24 module objects (neuronxcc.nki, .language, .isa, .typing): a front end for another
+  // dialect adapts their builders instead of copying them.
+  std::shared_ptr<py::ModuleObj> legacy_nki() const { return nki_mod_; }
+  std::shared_ptr<py::ModuleObj> legacy_nl() const { return nl_mod_; }
+  std::shared_ptr<py::ModuleObj> legacy_nisa() const { return nisa_mod_; }
+  std::shared_ptr<py::ModuleObj> legacy_typing() const { return nt_mod_; }
+  std::shared_ptr<py::ModuleObj> legacy_numpy() const { return np_mod_; }
   Ref adapt_for_iterable(const py::For& stmt, const Ref& iterable) override;
   void on_bind(const std::string& name, const Ref& value) override;
   Ref transform_bind(const std::string& name, Ref value) override;

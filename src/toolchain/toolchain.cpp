@@ -1,5 +1,6 @@
 #include "toolchain/toolchain.h"
 
+#include "nki_current/dialect.h"
 #include "toolchain/isolated.h"
 
 namespace nki::toolchain {
@@ -15,7 +16,8 @@ machine::Target machine_target(front::Target t) {
 }
 
 CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts) {
-  front::TraceResult tr = front::trace_kernel(file, opts);
+  // Either dialect: detected from the imports, or forced by opts.dialect (--nki).
+  front::TraceResult tr = current::trace_any(file, opts);
   CompileResult r;
   r.diagnostics = std::move(tr.diagnostics);
   if (tr.ok()) r.kernel = std::move(tr.kernel);

@@ -33,7 +33,7 @@ def parse_header(text):
     m = HEADER.search(text)
     if not m:
         return None
-    opts = {"args": [], "grid": None, "kernel": None, "target": None, "init": {}}
+    opts = {"args": [], "grid": None, "kernel": None, "target": None, "nki": None, "init": {}}
     for tok in m.group(1).split():
         if "=" not in tok:
             continue
@@ -46,6 +46,8 @@ def parse_header(text):
             opts["kernel"] = val
         elif key == "target":
             opts["target"] = val
+        elif key == "nki":
+            opts["nki"] = val
         elif key.startswith("init") and key[4:].isdigit():
             opts["init"][int(key[4:])] = val
     return opts
@@ -98,6 +100,8 @@ def base_cmd(nkiagent, sub, path, opts):
         cmd += ["--kernel", opts["kernel"]]
     if opts["target"]:
         cmd += ["--target", opts["target"]]
+    if opts["nki"]:
+        cmd += ["--nki", opts["nki"]]
     return cmd
 
 
