@@ -147,6 +147,28 @@ TEST_F(ServeTest, BinaryAndGradedRewardsByTier) {
   EXPECT_DOUBLE_EQ(g_syntax["reward"].get<double>(), 0.0);
 }
 
+// perf: the reference solution is the baseline itself (speedup 1, reward 1); a correct kernel with
+// four times the DMAs is slower (0 < reward < 1); a wrong one gets the failure reward.
+TEST_F(ServeTest, PerfRewardUsesTheCostModelAgainstTheBaseline) {
+  int st = 0;
+  json ref = reward(solution(), "perf", &st);
+  ASSERT_EQ(st, 200);
+  ASSERT_TRUE(ref["speedup"].is_number()) << ref.dump();
+  EXPECT_NEAR(ref["speedup"].get<double>(), 1.0, 1e-5);
+  EXPECT_NEAR(ref["reward"].get<double>(), 1.0, 1e-4);
+  EXPECT_GT(ref["baseline_ns"].get<double>(), 0.0);
+  std::string narrow = solution();
+  narrow.replace(narrow.find("F = 512"), 7, "F = 128");
+  json slow = reward(narrow, "perf", &st);
+  ASSERT_EQ(slow["verdict"], "pass") << slow.dump();
+  EXPECT_LT(slow["speedup"].get<double>(), 1.0);
+  EXPECT_GT(slow["reward"].get<double>(), 0.0);
+  EXPECT_LT(slow["reward"].get<double>(), 1.0);
+  json wrong = reward(kWrong, "perf", &st);
+  EXPECT_EQ(wrong["reward"], -0.5);
+  EXPECT_TRUE(wrong["speedup"].is_null());
+}
+
 TEST_F(ServeTest, IdenticalInputsGiveIdenticalRewards) {
   int st = 0;
   json a = reward(kWrong, "graded", &st);
@@ -197,9 +219,8 @@ TEST_F(ServeTest, BadRequestsGetJsonErrors) {
   expect_error(client().Post("/v1/reward", json{{"task", kTask}}.dump(), "application/json"), 400, "bad_request");
   expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", 7}}.dump(), "application/json"), 400,
                "bad_request");
-  expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", "x"}, {"reward", "perf"}}.dump(),
-                             "application/json"),
-               501, "not_implemented");
+  expect_error(client().Post("/v1/episodes", json{{"task", kTask}, {"mode", "optimize"}}.dump(), "application/json"),
+               400, "bad_request");
   expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", "x"}, {"reward", "shiny"}}.dump(),
                              "application/json"),
                400, "bad_request");
