@@ -52,6 +52,8 @@ TEST(OptimizeReplay, BenchRecordsSpeedupsAndReportsShowFastP) {
   EXPECT_NE(b.out.find("2 passed"), std::string::npos) << b.out;
   EXPECT_NE(b.out.find("speed (cost model): fast_1 50.0%"), std::string::npos) << b.out;
 
+  // Paths in the database are relative to the run directory.
+  auto in_run = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : run / p; };
   eval::ResultsDb db((run / "results.sqlite").string(), eval::OpenMode::ReadOnly);
   std::map<std::string, eval::EpisodeOutcome> by_task;
   for (const auto& e : db.load_episodes()) by_task[e.task.id] = e.outcome;
@@ -63,14 +65,15 @@ TEST(OptimizeReplay, BenchRecordsSpeedupsAndReportsShowFastP) {
   EXPECT_NEAR(*div.speedup(), 1.0, 1e-5);  // the reference solution against its own estimate
   EXPECT_GT(*add.pct_of_peak, 0.0);
   // The kept kernel is the wide one, written at turn 2; the starting kernel counts as turn 0.
-  EXPECT_NE(read_file(add.final_kernel_path).find("a[i * P:(i + 1) * P, :]"), std::string::npos);
-  EXPECT_EQ(read_file(div.final_kernel_path), read_file(kSource + "/solutions/l1_div_fp32.py"));
+  EXPECT_NE(read_file(in_run(add.final_kernel_path)).find("a[i * P:(i + 1) * P, :]"), std::string::npos);
+  EXPECT_EQ(read_file(in_run(div.final_kernel_path)), read_file(kSource + "/solutions/l1_div_fp32.py"));
 
-  std::string transcript = read_file(add.transcript_path);
+  std::string transcript = read_file(in_run(add.transcript_path));
+  ASSERT_FALSE(transcript.empty()) << add.transcript_path;
   EXPECT_NE(transcript.find("\"name\":\"profile_kernel\""), std::string::npos);
   EXPECT_NE(transcript.find("estimate by a Trainium cost model"), std::string::npos);
   EXPECT_NE(transcript.find("\"type\":\"optimize_candidate\""), std::string::npos);
-  EXPECT_NE(read_file(div.transcript_path).find("\"kept\":false"), std::string::npos);
+  EXPECT_NE(read_file(in_run(div.transcript_path)).find("\"kept\":false"), std::string::npos);
 
   testing::ChildResult r = testing::run_child({testing::nkiagent_path(), "report", run.string(), "--out",
                                                (root / "r.html").string(), "--md", (root / "r.md").string()},
