@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -284,6 +285,8 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   auto prices = std::make_shared<const agent::PriceTable>(
       agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
   auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root);
+  // Reported once per run: every episode is then recorded without a baseline (no speedup).
+  if (!baselines->problem().empty()) std::cerr << "nkiagent bench: no speedup baselines: " << baselines->problem() << "\n";
   return [settings, prompts, prices, baselines](const eval::EpisodeRequest& req) {
     auto start = std::chrono::steady_clock::now();
     TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
