@@ -42,14 +42,20 @@ Environment::Environment(Mode mode, int max_turns, EpisodePrompts prompts, Kerne
       tools_(tools),
       events_(std::move(events)) {
   toolbox_.add(compile_kernel_tool([this](const std::string& code) { return tools_.compile_kernel(code); }));
-  toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }));
+  toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }, mode != Mode::Optimize));
   for (KernelTool& extra : tools_.extra_tools()) toolbox_.add(std::move(extra));
+  if (mode_ == Mode::Optimize && !prompts_.start_kernel.empty()) {
+    // The starting kernel is the answer until a verified kernel beats it (kernel_turn 0).
+    judged_.final_kernel = prompts_.start_kernel;
+    have_correct_ = true;
+    best_latency_ = tools_.estimate_latency(prompts_.start_kernel);
+  }
 }
 
 Conversation Environment::reset() const {
   Conversation c;
   c.system = prompts_.system;
-  if (mode_ == Mode::Agent) c.tools = toolbox_.specs();
+  if (uses_tools(mode_)) c.tools = toolbox_.specs();
   c.messages.push_back(user_message(prompts_.task));
   return c;
 }
@@ -62,7 +68,23 @@ void Environment::log_check(const ToolResult& r, int turn, bool final) {
   log("harness_check", with_result({{"turn", turn}, {"final", final}}, r));
 }
 
+void Environment::offer_candidate(const std::string& code) {
+  std::optional<double> est = tools_.estimate_latency(code);
+  bool better = !have_correct_ || (est && (!best_latency_ || *est < *best_latency_));
+  log("optimize_candidate", {{"turn", turn_}, {"estimated_ns", est ? ojson(*est) : ojson()},
+                             {"best_ns", best_latency_ ? ojson(*best_latency_) : ojson()}, {"kept", better}});
+  if (!better) return;
+  if (judged_.final_kernel != code) {
+    judged_.final_kernel = code;
+    judged_.kernel_turn = turn_;
+  }
+  have_correct_ = true;
+  best_latency_ = est;
+}
+
 void Environment::set_kernel(const std::string& code) {
+  // Optimize mode: the final kernel changes only through offer_candidate once one is correct.
+  if (mode_ == Mode::Optimize && have_correct_) return;
   // Re-submitting the same kernel keeps the turn that first produced it, so turns-to-pass counts
   // when the passing kernel was written, not when it was last repeated (multi-turn mode).
   if (code == judged_.final_kernel && judged_.kernel_turn > 0) return;
@@ -75,13 +97,14 @@ ToolResult Environment::verify(const std::string& code) {
   if (it != verified_.end()) return it->second;
   ToolResult r = tools_.verify_kernel(code);
   verified_[code] = r;
+  if (mode_ == Mode::Optimize && r.passed) offer_candidate(code);
   return r;
 }
 
 StepResult Environment::step(const Message& reply) {
   StepResult out;
   out.turn = ++turn_;
-  if (mode_ == Mode::Agent && !reply.tool_calls.empty()) step_tool_calls(reply, out);
+  if (uses_tools(mode_) && !reply.tool_calls.empty()) step_tool_calls(reply, out);
   else step_text_answer(reply, out);
   if (!out.done && last_turn()) {
     out.done = true;
@@ -114,6 +137,14 @@ void Environment::step_tool_calls(const Message& reply, StepResult& out) {
 
 void Environment::step_text_answer(const Message& reply, StepResult& out) {
   std::string code = extract_code_from_text(reply.content);
+  if (code.empty() && mode_ == Mode::Optimize) {
+    // No tool call and no kernel: the model is done optimising.
+    out.action = "text";
+    out.result = "done";
+    out.done = true;
+    out.stop = StopReason::Answered;
+    return;
+  }
   if (code.empty()) {
     out.action = "text";
     out.result = "no_code";
@@ -132,19 +163,21 @@ void Environment::step_text_answer(const Message& reply, StepResult& out) {
     case Mode::MultiTurn:
       if (!last_turn()) out.messages.push_back(user_message(prompts_.review_followup));
       return;
-    case Mode::Agent: {
+    case Mode::Agent:
+    case Mode::Optimize: {
       // The model answered in prose instead of calling a tool: the harness checks the kernel and
       // feeds the outcome back, as if verify_kernel had been called.
       ToolResult r = verify(code);
       log_check(r, turn_, false);
       out.result = outcome_of(r);
-      if (r.passed) {
+      if (r.passed && mode_ == Mode::Agent) {
         judged_.pass_turn = turn_;
         out.done = true;
         out.stop = StopReason::Verified;
         return;
       }
       if (!last_turn()) out.messages.push_back(user_message(render_template(prompts_.feedback, {{"result", r.text}})));
+      if (r.passed) judged_.pass_turn = turn_;
       return;
     }
   }
@@ -162,6 +195,8 @@ Judgement Environment::finish(StopReason stop, int turns) {
     return j;
   }
   j.final_check = tools_.final_verdict(j.final_kernel);
+  // Optimize: the answer is the kept kernel, written at kernel_turn (0: the starting kernel).
+  if (mode_ == Mode::Optimize) j.pass_turn = j.kernel_turn;
   if (j.final_check.passed) {
     j.verdict = VerdictKind::Pass;
     if (j.pass_turn == 0) j.pass_turn = j.kernel_turn;

@@ -23,7 +23,8 @@ namespace nki::agent {
 // Why an episode stopped.
 enum class StopReason {
   Verified,    // a verification passed (the verify tool, or the harness check of a prose answer)
-  Answered,    // single-shot: the one reply held a kernel
+  Answered,    // single-shot: the one reply held a kernel; optimize: a reply without tool call or code
+
   MaxTurns,    // the turn limit (single-shot: its reply held no kernel)
   ApiError,    // a model call failed after retries
   CostBudget,  // the cost budget was spent before a model call
@@ -66,7 +67,8 @@ class Environment {
   // Handles the model's reply to the conversation so far. Exceptions of the tools propagate.
   StepResult step(const Message& reply);
   // Judges the final kernel once the episode has stopped for `stop` after `turns` model calls
-  // (failed ones included). Logs the final harness_check line.
+  // (failed ones included). Logs the final harness_check line. In optimize mode the final kernel
+  // is the fastest verified one (by KernelTools::estimate_latency), else the starting kernel.
   Judgement finish(StopReason stop, int turns);
 
   Mode mode() const { return mode_; }
@@ -80,6 +82,9 @@ class Environment {
   void step_tool_calls(const Message& reply, StepResult& out);
   void step_text_answer(const Message& reply, StepResult& out);
   ToolResult verify(const std::string& code);
+  // Optimize mode: a kernel that passed verification replaces the final kernel when it is
+  // estimated faster than the best so far (or when nothing has passed yet).
+  void offer_candidate(const std::string& code);
   void set_kernel(const std::string& code);
   void log(const std::string& type, nlohmann::ordered_json fields);
   void log_check(const ToolResult& r, int turn, bool final);
@@ -94,6 +99,8 @@ class Environment {
   Judgement judged_;
   std::map<std::string, ToolResult> verified_;  // verify results by exact code: no re-runs
   int turn_ = 0;
+  bool have_correct_ = false;           // optimize: final_kernel is the start or a verified kernel
+  std::optional<double> best_latency_;  // optimize: estimate of final_kernel
 };
 
 }  // namespace nki::agent

@@ -114,6 +114,7 @@ EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& tas
   const std::vector<std::string> ids = task_arg_names(task);
   std::string mode_file = std::string("mode_") + (mode == Mode::Agent        ? "agent"
                                                    : mode == Mode::MultiTurn ? "multi_turn"
+                                                   : mode == Mode::Optimize  ? "optimize"
                                                                              : "single_shot") + ".md";
   std::map<std::string, std::string> vars = {
       {"task_id", task.id},
@@ -128,6 +129,8 @@ EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& tas
       {"kernel_name", task.kernel_name},
       {"max_rank", std::to_string(task.max_rank)},
       {"max_turns", std::to_string(mode == Mode::SingleShot ? 1 : max_turns)},
+      {"start_kernel", task.start_kernel},
+      {"start_note", task.start_note},
   };
   vars["rank_section"] = render_template(read_prompt_file(dir, rank_section_file(task.max_rank)), vars);
   vars["mode_section"] = render_template(read_prompt_file(dir, mode_file), vars);
@@ -135,6 +138,12 @@ EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& tas
   EpisodePrompts p;
   p.system = render_template(read_prompt_file(dir, "system.md"), vars);
   p.task = render_template(read_prompt_file(dir, "task.md"), vars);
+  if (mode == Mode::Optimize) {
+    if (task.start_kernel.empty())
+      throw std::invalid_argument("optimize mode needs a starting kernel (the task's reference solution or --start)");
+    p.task += "\n" + render_template(read_prompt_file(dir, "optimize_start.md"), vars);
+    p.start_kernel = task.start_kernel;
+  }
   p.review_followup = render_template(read_prompt_file(dir, "followup_review.md"), vars);
   p.no_code_followup = render_template(read_prompt_file(dir, "followup_no_code.md"), vars);
   vars["result"] = "{{result}}";  // filled per turn by the loop

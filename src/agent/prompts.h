@@ -31,6 +31,7 @@ struct EpisodePrompts {
   std::string review_followup;  // multi-turn: asks for a reviewed, improved kernel
   std::string no_code_followup; // any mode with turns left: the reply contained no kernel
   std::string feedback;         // agent mode template for harness feedback, with {{result}}
+  std::string start_kernel;     // optimize mode: the correct kernel the episode starts from
 };
 
 // Which rank section a task gets: rank_2d.md for rank <= 2, rank_3d.md, rank_4d.md for >= 4.
@@ -38,8 +39,9 @@ std::string rank_section_file(int max_rank);
 
 // Renders every prompt for one episode. Placeholders available to all files: task_id, reference,
 // inputs, parameters, buffers, outputs, tolerance, constructor, signature, kernel_name, max_rank,
-// max_turns,
-// and (in system.md) rank_section and mode_section.
+// max_turns, start_kernel and start_note (optimize mode; empty otherwise),
+// and (in system.md) rank_section and mode_section. Optimize mode appends optimize_start.md to
+// the task message.
 EpisodePrompts build_episode_prompts(const std::string& prompts_dir, const TaskInfo& task, Mode mode,
                                      int max_turns);
 

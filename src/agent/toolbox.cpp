@@ -74,14 +74,25 @@ KernelTool compile_kernel_tool(std::function<ToolResult(const std::string&)> com
           false};
 }
 
-KernelTool verify_kernel_tool(std::function<ToolResult(const std::string&)> verify) {
-  return {{"verify_kernel",
-           "Compile the kernel, run it on the task's inputs in the NeuronCore simulator and compare "
-           "every output with the reference within the task's tolerance. A pass ends the task.",
+KernelTool verify_kernel_tool(std::function<ToolResult(const std::string&)> verify, bool pass_ends_episode) {
+  std::string what =
+      "Compile the kernel, run it on the task's inputs in the NeuronCore simulator and compare "
+      "every output with the reference within the task's tolerance. ";
+  what += pass_ends_episode ? "A pass ends the task."
+                            : "A pass does not end the task: the fastest kernel that passed is your answer.";
+  return {{"verify_kernel", what, kernel_code_schema()}, "verify", std::move(verify), pass_ends_episode};
+}
+
+KernelTool profile_kernel_tool(std::function<ToolResult(const std::string&)> profile) {
+  return {{"profile_kernel",
+           "Compile the kernel and estimate its latency on one NeuronCore with a Trainium cost model "
+           "(no run, no numerics): total latency, busy time per engine and DMA queue, the bottleneck, "
+           "the critical path with source lines, roofline and performance hints. Does not check "
+           "correctness.",
            kernel_code_schema()},
-          "verify",
-          std::move(verify),
-          true};
+          "profile",
+          std::move(profile),
+          false};
 }
 
 std::vector<ToolSpec> kernel_tool_specs() {

@@ -48,9 +48,13 @@ class Toolbox {
 // JSON Schema of the one argument every kernel tool takes: {"code": "<module source>"}.
 const char* kernel_code_schema();
 
-// The paper's two tools, running `compile` and `verify`.
+// The paper's two tools, running `compile` and `verify`. With `pass_ends_episode` false (optimize
+// mode) a pass is reported but the episode goes on.
 KernelTool compile_kernel_tool(std::function<ToolResult(const std::string&)> compile);
-KernelTool verify_kernel_tool(std::function<ToolResult(const std::string&)> verify);
+KernelTool verify_kernel_tool(std::function<ToolResult(const std::string&)> verify, bool pass_ends_episode = true);
+// `profile_kernel`: the estimated latency and where the time goes (a cost model), without running
+// the kernel (--tools compile,verify,profile).
+KernelTool profile_kernel_tool(std::function<ToolResult(const std::string&)> profile);
 
 // The specs of those two tools (for prompts, perf and tests that need no tool behind them).
 std::vector<ToolSpec> kernel_tool_specs();

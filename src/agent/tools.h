@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,12 @@ class KernelTools {
   // Tools offered to the model after compile_kernel and verify_kernel (e.g. a profiler): adding
   // one is a registration here, not an edit of the loop.
   virtual std::vector<KernelTool> extra_tools() { return {}; }
+  // Estimated latency of the kernel in ns (a cost model), or nullopt when it has none (does not
+  // compile, no model). Optimize mode keeps the fastest verified kernel by it.
+  virtual std::optional<double> estimate_latency(const std::string& code) {
+    (void)code;
+    return std::nullopt;
+  }
 };
 
 // A named tensor of the task, as text the prompt shows verbatim.
@@ -85,6 +92,10 @@ struct TaskInfo {
   std::string constructor;          // how the reference module is built, e.g. "Model(1024, 1e-06)"
   int max_rank = 2;                 // largest input rank: selects the rank-aware prompt section
   std::string kernel_name = "kernel";
+  // Optimize mode: the correct kernel the episode starts from, and a line about its speed
+  // (e.g. "estimated latency 12.3 us on trn1 (cost model)").
+  std::string start_kernel;
+  std::string start_note;
 };
 
 // Legal, distinct Python parameter names for the given manifest names, in order: characters

@@ -7,8 +7,9 @@
 namespace nki {
 
 namespace {
-constexpr std::array<std::pair<Mode, const char*>, 3> kModes{{
-    {Mode::Agent, "agent"}, {Mode::MultiTurn, "multi-turn"}, {Mode::SingleShot, "single-shot"}}};
+constexpr std::array<std::pair<Mode, const char*>, 4> kModes{{
+    {Mode::Agent, "agent"}, {Mode::MultiTurn, "multi-turn"}, {Mode::SingleShot, "single-shot"},
+    {Mode::Optimize, "optimize"}}};
 
 constexpr std::array<std::pair<VerdictKind, const char*>, 7> kVerdicts{{
     {VerdictKind::Pass, "pass"},
@@ -35,7 +36,7 @@ std::optional<Mode> parse_mode(const std::string& s) {
 
 Mode mode_from_name(const std::string& s) {
   if (std::optional<Mode> m = parse_mode(s)) return *m;
-  throw std::invalid_argument("unknown mode '" + s + "' (expected agent, multi-turn or single-shot)");
+  throw std::invalid_argument("unknown mode '" + s + "' (expected agent, multi-turn, single-shot or optimize)");
 }
 
 const char* verdict_kind_name(VerdictKind k) {

@@ -8,10 +8,14 @@
 
 namespace nki {
 
-// How the model is driven; the paper's three evaluation modes.
-enum class Mode { Agent, MultiTurn, SingleShot };
+// How the model is driven: the paper's three evaluation modes, and optimize (issue 12): start
+// from a correct kernel, make it faster with the tools, keep it correct (docs/agent.md).
+enum class Mode { Agent, MultiTurn, SingleShot, Optimize };
 
-const char* mode_name(Mode m);                         // "agent", "multi-turn", "single-shot"
+// Modes in which the model calls tools.
+inline bool uses_tools(Mode m) { return m == Mode::Agent || m == Mode::Optimize; }
+
+const char* mode_name(Mode m);  // "agent", "multi-turn", "single-shot", "optimize"
 std::optional<Mode> parse_mode(const std::string& s);  // inverse of mode_name
 // parse_mode that throws std::invalid_argument naming the accepted values.
 Mode mode_from_name(const std::string& s);

@@ -15,6 +15,8 @@ eval::EpisodeFn simulator_episodes(const ParsedOptions& o) {
   s.base_url = o.text("base-url");
   s.timeout_s = *o.real("timeout");
   s.replay_dir = o.text("replay-dir");
+  s.offer_profile = tools_list(o.text("tools")).find("profile") != std::string::npos;
+  s.solutions_dir = o.text("solutions-dir");
   if (!s.replay_dir.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(s.replay_dir, ec))

@@ -8,10 +8,29 @@
 
 #include "cli/common.h"
 #include "cli/stop_signals.h"
+#include "eval/metrics.h"
 #include "eval/results_db.h"
 #include "eval/runner.h"
 
 namespace nki::cli {
+
+// "compile,verify[,profile]" in that order; compile and verify are always offered.
+std::string tools_list(const std::string& text) {
+  bool profile = false, compile = false, verify = false;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    if (item == "compile") compile = true;
+    else if (item == "verify") verify = true;
+    else if (item == "profile") profile = true;
+    else throw UsageError("--tools: unknown tool '" + item + "' (compile, verify, profile)");
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  if (!compile || !verify) throw UsageError("--tools: compile and verify are always offered; list them (e.g. compile,verify,profile)");
+  return profile ? "compile,verify,profile" : "compile,verify";
+}
 
 namespace {
 
@@ -25,7 +44,13 @@ std::vector<OptionSpec> bench_options() {
       text_option("model", "M",
                   "model: openai:NAME or anthropic:NAME (any name with --replay-dir); recorded\n"
                   "with the run (required)"),
-      choice_option("mode", "agent|multi-turn|single-shot", {"agent", "multi-turn", "single-shot"}, "episode mode (required)"),
+      choice_option("mode", "agent|multi-turn|single-shot|optimize", {"agent", "multi-turn", "single-shot", "optimize"},
+                    "episode mode (required); optimize starts from the task's reference solution\n"
+                    "and asks for a faster kernel that stays correct"),
+      text_option("tools", "LIST", "tools offered in agent and optimize mode: compile,verify or\n"
+                  "compile,verify,profile (profile_kernel: the cost model's estimate)", "compile,verify"),
+      text_option("solutions-dir", "DIR", "optimize mode: starting kernels DIR/<task_id>.py\n"
+                  "(default TASKS_DIR/../solutions)"),
       text_option("subset", "NAME", "ablation60 | balanced150 | ...: TASKS_DIR/subsets/NAME.txt; all: every task\n"
                   "directory (required)"),
       integer_option("jobs", "N", 1, 1024, "episodes run in parallel (does not change results)", "1"),
@@ -59,6 +84,7 @@ eval::BenchOptions bench_options_from(const ParsedOptions& o) {
   c.model = o.text("model");
   c.mode = *eval::parse_mode(o.text("mode"));  // the table admits only the three mode names
   c.subset = o.text("subset");
+  c.tools = tools_list(o.text("tools"));
   c.samples = static_cast<int>(*o.integer("samples"));
   c.max_turns = static_cast<int>(o.integer("max-turns").value_or(c.mode == eval::Mode::SingleShot ? 1 : 10));
   if (o.has("shard")) {
@@ -77,6 +103,21 @@ eval::BenchOptions bench_options_from(const ParsedOptions& o) {
   return b;
 }
 
+// fast_p and geomean speedup of the whole run (cost-model estimates), when it has any.
+void print_speed(const std::string& run_dir) {
+  eval::RunMetrics m = eval::load_run_metrics(run_dir);
+  const eval::SpeedStats& sp = m.speed;
+  if (!sp.any()) return;
+  char buf[256];
+  std::snprintf(buf, sizeof buf,
+                "speed (cost model): fast_1 %.1f%%, fast_1.5 %.1f%%, fast_2 %.1f%% of %d episodes; geomean speedup "
+                "%.3fx over %d passing kernels; %.1f%% of peak",
+                100 * sp.fast_p(0), 100 * sp.fast_p(1), 100 * sp.fast_p(2), sp.episodes, sp.geomean_speedup(),
+                sp.with_speedup, sp.mean_pct_of_peak());
+  std::cout << buf << "\n";
+  if (sp.no_baseline) std::cout << sp.no_baseline << " episode(s) of tasks without a baseline (tasks/baselines.json)\n";
+}
+
 int print_summary(const eval::BenchSummary& s, const std::string& run_dir) {
   std::cout << "run dir: " << run_dir << "\n"
             << "episodes: " << s.finished_total << "/" << s.total << " finished (" << s.ran << " now, "
@@ -89,6 +130,7 @@ int print_summary(const eval::BenchSummary& s, const std::string& run_dir) {
     if (s.not_started) std::cout << "stopped: " << s.not_started << " episode(s) not started; re-run the same command to continue\n";
     return 1;
   }
+  print_speed(run_dir);
   std::cout << "next: nkiagent report " << run_dir << " --out " << run_dir << "/report.html\n";
   return 0;
 }

@@ -10,6 +10,7 @@
 #include "base/dtype_convert.h"
 #include "cli/commands.h"
 #include "cli/common.h"
+#include "cli/task_baselines.h"
 #include "eval/task_list.h"
 #include "task/task_spec.h"
 #include "task/task_stats.h"
@@ -233,7 +234,7 @@ int select_balanced_subset(const ParsedOptions& o, const std::string& root) {
 }
 
 int tasks(const ParsedOptions& o) {
-  if (o.positionals().empty()) throw UsageError("tasks needs a command: list, show, stats, select-balanced, verify-solutions or audit");
+  if (o.positionals().empty()) throw UsageError("tasks needs a command: list, show, stats, select-balanced, verify-solutions, audit or baselines");
   std::string root = tasks_root_from(o);
   const std::string& sub = o.positionals()[0];
   if (sub != "show" && o.positionals().size() > 1)
@@ -244,6 +245,9 @@ int tasks(const ParsedOptions& o) {
   if (sub == "select-balanced") return select_balanced_subset(o, root);
   if (sub == "verify-solutions") return verify_solutions(o, root);
   if (sub == "audit") return audit(o, root);
+  if (sub == "baselines")  // always every task directory: the file covers the whole benchmark
+    return task_baselines(o, root, subset_ids(root, "all"),
+                          o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions");
   throw UsageError("unknown tasks command '" + sub + "'");
 }
 
@@ -252,7 +256,7 @@ int tasks(const ParsedOptions& o) {
 Command make_tasks_command() {
   Command c;
   c.spec.name = "tasks";
-  c.spec.synopsis = "nkiagent tasks list|show ID|stats|select-balanced|verify-solutions|audit [options]";
+  c.spec.synopsis = "nkiagent tasks list|show ID|stats|select-balanced|verify-solutions|audit|baselines [options]";
   c.spec.description =
       "commands:\n"
       "  list                one line per task: id, level, category, kernel arguments\n"
@@ -272,6 +276,7 @@ Command make_tasks_command() {
   trials.help += ", for verify-solutions and audit";
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
   solutions.default_help = "TASKS_DIR/../solutions";
+  solutions.help += " and baselines";
   c.spec.options = {
       text_option("subset", "NAME",
                   "the tasks listed in TASKS_DIR/subsets/NAME.txt; all: every task directory",
@@ -281,6 +286,8 @@ Command make_tasks_command() {
       tasks_dir_option(),
       trials,
       solutions,
+      flag_option("check", "for baselines: compare TASKS_DIR/baselines.json with a fresh estimate\n"
+                  "instead of writing it (exit 1 when stale)"),
       flag_option("cross", "for stats: also the level x category x dtype x rank table"),
       integer_option("per-level", "N", 1, 1000, "for select-balanced: tasks per level", "50"),
       text_option("out", "FILE", "for select-balanced: write the list here (e.g.\n"

@@ -81,6 +81,17 @@ struct EpisodeOutcome {
   std::string final_kernel_path;  // empty when no kernel was produced
   std::string transcript_path;    // normally EpisodeRequest::transcript_path
   std::string error_message;      // free text for non-pass verdicts (first diagnostic, API error)
+  // Speed (docs/evaluation.md, "Speed"): the cost model's estimate of the final kernel (set when
+  // it compiled and the model finished) and the task's baseline (its reference solution's
+  // estimate, tasks/baselines.json; empty when the task has none).
+  std::optional<double> est_latency_ns;
+  std::optional<double> pct_of_peak;
+  std::optional<double> baseline_ns;
+  // baseline / estimate for a passing kernel; empty when it failed or either number is missing.
+  std::optional<double> speedup() const {
+    if (!verdict.passed() || !est_latency_ns || !baseline_ns || !(*est_latency_ns > 0)) return std::nullopt;
+    return *baseline_ns / *est_latency_ns;
+  }
 };
 
 using EpisodeFn = std::function<EpisodeOutcome(const EpisodeRequest&)>;

@@ -71,4 +71,12 @@ std::string fixed(double v, int decimals) {
 
 std::string percent(double fraction, int decimals) { return fixed(100.0 * fraction, decimals) + "%"; }
 
+std::string latency_text(double ns) {
+  if (ns < 1e3) return fixed(ns, 0) + " ns";
+  if (ns < 1e6) return fixed(ns / 1e3, ns < 1e4 ? 2 : 1) + " \u00b5s";
+  return fixed(ns / 1e6, 2) + " ms";
+}
+
+std::string speedup_text(double x) { return fixed(x, 2) + "\u00d7"; }
+
 }  // namespace nki::eval

@@ -26,6 +26,8 @@ std::string md_cell(std::string_view s);
 std::string md_code(std::string_view s);
 
 std::string percent(double fraction, int decimals = 1);  // 0.7734 -> "77.3%"
-std::string fixed(double v, int decimals);               // printf("%.*f")
+std::string fixed(double v, int decimals);
+std::string latency_text(double ns);  // 850 ns, 12.3 µs, 4.56 ms (cost-model estimates)
+std::string speedup_text(double x);   // 1.23×               // printf("%.*f")
 
 }  // namespace nki::eval

@@ -24,6 +24,24 @@ const std::vector<VerdictKind>& failure_kinds() {
   return kinds;
 }
 
+void SpeedStats::add(const EpisodeOutcome& o) {
+  ++episodes;
+  if (!o.baseline_ns) ++no_baseline;
+  if (o.verdict.passed() && o.pct_of_peak) {
+    pct_of_peak_sum += *o.pct_of_peak;
+    ++pct_of_peak_count;
+  }
+  std::optional<double> s = o.speedup();
+  if (!s) return;
+  ++with_speedup;
+  log_speedup_sum += std::log(*s);
+  speedups.push_back(*s);
+  for (int i = 0; i < 3; ++i)
+    if (*s > kThresholds[i]) ++fast[i];
+}
+
+double SpeedStats::geomean_speedup() const { return with_speedup ? std::exp(log_speedup_sum / with_speedup) : 0.0; }
+
 Interval wilson_interval(const PassCount& c, double z) {
   if (c.total == 0) return {0.0, 1.0};
   double n = c.total, p = c.rate(), z2 = z * z;
@@ -99,6 +117,8 @@ RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpis
     count(m.by_level[level], pass);
     count(m.strict_overall, o.strict_pass);
     count(m.strict_by_level[level], o.strict_pass);
+    m.speed.add(o);
+    m.speed_by_level[level].add(o);
     if (pass) {
       int turn = o.pass_turn.value_or(o.turns_used);
       m.turns_to_pass[turn]++;
@@ -119,7 +139,8 @@ RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpis
     auto [it, inserted] = task_index.try_emplace(e.task.id, m.tasks.size());
     if (inserted) m.tasks.push_back({e.task, {}});
     m.tasks[it->second].samples.push_back({e.sample, o.verdict, o.turns_used, o.pass_turn, o.strict_pass,
-                                           o.cost_usd, resolve(run_dir, o.transcript_path)});
+                                           o.cost_usd, resolve(run_dir, o.transcript_path), o.est_latency_ns,
+                                           o.baseline_ns, o.speedup()});
   }
   for (auto& t : m.tasks) {
     std::sort(t.samples.begin(), t.samples.end(),

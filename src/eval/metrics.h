@@ -31,6 +31,29 @@ struct Interval {
 };
 Interval wilson_interval(const PassCount& c, double z = 1.96);
 
+// Speed over a set of finished episodes (docs/evaluation.md, "Speed"). speedup = baseline /
+// estimate of a passing final kernel (both from the cost model); fast_p (KernelBench) is the share
+// of episodes whose kernel is correct and has speedup > p; an episode without a speedup (failed,
+// or its task has no baseline) is never fast.
+struct SpeedStats {
+  static constexpr double kThresholds[3] = {1.0, 1.5, 2.0};
+  int episodes = 0;       // finished episodes (the fast_p denominator)
+  int no_baseline = 0;    // finished episodes whose task has no baseline
+  int with_speedup = 0;   // passing episodes with a speedup
+  int fast[3] = {0, 0, 0};  // correct and speedup > kThresholds[i]
+  double log_speedup_sum = 0;
+  double pct_of_peak_sum = 0;  // over passing episodes with an estimate
+  int pct_of_peak_count = 0;
+  std::vector<double> speedups;  // every speedup, for the distribution chart
+
+  void add(const EpisodeOutcome& o);
+  double fast_p(int i) const { return episodes ? static_cast<double>(fast[i]) / episodes : 0.0; }
+  // Geometric mean over the passing episodes with a speedup; 0 when there is none.
+  double geomean_speedup() const;
+  double mean_pct_of_peak() const { return pct_of_peak_count ? pct_of_peak_sum / pct_of_peak_count : 0.0; }
+  bool any() const { return with_speedup > 0 || pct_of_peak_count > 0; }
+};
+
 // One episode as the per-task table shows it.
 struct SampleResult {
   int sample = 0;
@@ -40,6 +63,9 @@ struct SampleResult {
   bool strict_pass = false;
   double cost_usd = 0.0;
   std::string transcript_path;  // absolute (resolved against the run directory)
+  std::optional<double> est_latency_ns;  // the final kernel's estimate (when it compiled)
+  std::optional<double> baseline_ns;
+  std::optional<double> speedup;
 };
 
 struct TaskResult {
@@ -68,6 +94,9 @@ struct RunMetrics {
 
   std::map<int, int> turns_to_pass;  // pass turn -> number of passing episodes
   double mean_turns_to_pass = 0.0;
+
+  SpeedStats speed;                   // every finished episode
+  std::map<int, SpeedStats> speed_by_level;
 
   std::map<std::string, int> failures;       // verdict kind name -> count (never "pass")
   std::map<std::string, int> compile_codes;  // diagnostic code -> count of compile_error verdicts

@@ -15,6 +15,17 @@ nlohmann::ordered_json map_json(const Map& m, F&& value) {
   return j;
 }
 
+nlohmann::ordered_json speed_json(const SpeedStats& sp) {
+  nlohmann::ordered_json j = {{"episodes", sp.episodes}, {"no_baseline", sp.no_baseline}, {"with_speedup", sp.with_speedup}};
+  for (int i = 0; i < 3; ++i) {
+    std::string name = i == 0 ? "fast_1" : i == 1 ? "fast_1.5" : "fast_2";
+    j[name] = sp.fast_p(i);
+  }
+  j["geomean_speedup"] = sp.with_speedup ? nlohmann::ordered_json(sp.geomean_speedup()) : nlohmann::ordered_json();
+  j["mean_pct_of_peak"] = sp.pct_of_peak_count ? nlohmann::ordered_json(sp.mean_pct_of_peak()) : nlohmann::ordered_json();
+  return j;
+}
+
 }  // namespace
 
 nlohmann::ordered_json metrics_to_json(const RunMetrics& m) {
@@ -38,6 +49,8 @@ nlohmann::ordered_json metrics_to_json(const RunMetrics& m) {
   j["pass_at_k"] = pk;
   j["turns_to_pass"] = map_json(m.turns_to_pass, [](int n) { return n; });
   j["mean_turns_to_pass"] = m.mean_turns_to_pass;
+  j["speed"] = speed_json(m.speed);
+  j["speed_by_level"] = map_json(m.speed_by_level, speed_json);
   j["failures"] = m.failures;
   j["compile_codes"] = m.compile_codes;
   j["tokens"] = {{"in", m.tokens_in}, {"out", m.tokens_out}, {"cached", m.tokens_cached}};
@@ -58,6 +71,9 @@ nlohmann::ordered_json metrics_to_json(const RunMetrics& m) {
                                    {"transcript", s.transcript_path}};
       if (!s.verdict.code.empty()) sj["code"] = s.verdict.code;
       if (s.pass_turn) sj["pass_turn"] = *s.pass_turn;
+      if (s.est_latency_ns) sj["est_latency_ns"] = *s.est_latency_ns;
+      if (s.baseline_ns) sj["baseline_ns"] = *s.baseline_ns;
+      if (s.speedup) sj["speedup"] = *s.speedup;
       samples.push_back(std::move(sj));
     }
     tasks.push_back({{"id", t.task.id}, {"level", t.task.level}, {"samples", std::move(samples)}});

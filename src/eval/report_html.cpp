@@ -291,6 +291,66 @@ std::string link_target(const std::string& transcript, const fs::path& html_dir)
   return out;
 }
 
+bool any_speed(const std::vector<RunMetrics>& runs) {
+  for (const auto& r : runs)
+    if (r.speed.any()) return true;
+  return false;
+}
+
+// Histogram of speedups (passing kernels with a baseline) in fixed buckets, one series per run,
+// as a share of each run's episodes with a speedup.
+std::string speedup_chart(const std::vector<RunMetrics>& runs) {
+  static const double kEdges[] = {0.5, 1.0, 1.5, 2.0, 4.0};
+  BarChart c;
+  c.percent_axis = true;
+  c.full_percent_range = false;
+  c.y_label = "share of kernels";
+  c.categories = {"< 0.5\u00d7", "0.5\u20131\u00d7", "1\u20131.5\u00d7", "1.5\u20132\u00d7", "2\u20134\u00d7",
+                  "\u2265 4\u00d7"};
+  for (const auto& r : runs) {
+    std::vector<int> counts(6, 0);
+    for (double x : r.speed.speedups) {
+      size_t b = 0;
+      while (b < 5 && x >= kEdges[b]) ++b;
+      counts[b]++;
+    }
+    BarSeries ser;
+    ser.name = r.label;
+    int n = static_cast<int>(r.speed.speedups.size());
+    for (int k : counts) {
+      double share = n ? static_cast<double>(k) / n : 0.0;
+      ser.values.push_back(share);
+      ser.labels.push_back(k ? std::to_string(k) : "");
+      ser.tooltips.push_back(std::to_string(k) + "/" + std::to_string(n) + " kernels");
+    }
+    c.series.push_back(std::move(ser));
+  }
+  return render_bar_chart(c);
+}
+
+void speed_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "<h2>Speed (cost-model estimates)</h2><div class=\"scroll\"><table class=\"summary\"><thead><tr><th>Run</th>"
+       "<th>Level</th><th>Episodes</th><th>With speedup</th><th>fast<sub>1</sub></th><th>fast<sub>1.5</sub></th>"
+       "<th>fast<sub>2</sub></th><th>Geomean speedup</th><th>% of peak</th></tr></thead><tbody>";
+  for (const auto& r : runs) {
+    auto row = [&](const std::string& level, const SpeedStats& sp) {
+      s << "<tr><td class=\"l\">" << html_escape(r.label) << "</td><td>" << level << "</td><td>" << sp.episodes
+        << "</td><td>" << sp.with_speedup << "</td>";
+      for (int i = 0; i < 3; ++i)
+        s << "<td>" << (sp.episodes ? percent(sp.fast_p(i)) : "\u2013") << "<br><small>" << sp.fast[i] << "/"
+          << sp.episodes << "</small></td>";
+      s << "<td>" << (sp.with_speedup ? speedup_text(sp.geomean_speedup()) : "\u2013") << "</td><td>"
+        << (sp.pct_of_peak_count ? fixed(sp.mean_pct_of_peak(), 1) + "%" : "\u2013") << "</td></tr>";
+    };
+    row("all", r.speed);
+    for (const auto& [level, sp] : r.speed_by_level) row("L" + std::to_string(level), sp);
+  }
+  s << "</tbody></table></div><p class=\"note\">speedup = baseline (the reference solution's estimated latency, "
+       "tasks/baselines.json) / the passing final kernel's estimated latency, both from the cost model, not measured "
+       "on hardware. fast<sub>p</sub> = share of episodes correct with speedup &gt; p (KernelBench); an episode "
+       "whose task has no baseline is never fast.</p>";
+}
+
 void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, const fs::path& html_dir) {
   std::map<std::pair<int, std::string>, std::vector<const TaskResult*>> rows;  // (level, id) -> per run
   for (size_t i = 0; i < runs.size(); ++i)
@@ -305,6 +365,7 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
     s << "<th class=\"l\"><span class=\"swatch\" style=\"--c:" << series_color(i) << "\"></span>"
       << html_escape(runs[i].label) << "</th>";
   s << "</tr></thead><tbody>";
+  const bool speed = any_speed(runs);
   for (const auto& [key, per_run] : rows) {
     int solved = 0;
     for (const auto* t : per_run) solved += (t && t->passed() > 0) ? 1 : 0;
@@ -313,6 +374,13 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
     for (const auto* t : per_run) {
       s << "<td class=\"l\">";
       if (!t) s << "\u2013";
+      // The estimated latency of the first sample whose final kernel has one.
+      if (speed && t)
+        for (const auto& smp : t->samples)
+          if (smp.est_latency_ns) {
+            s << "<small>" << html_escape(latency_text(*smp.est_latency_ns)) << "</small> ";
+            break;
+          }
       for (const auto* smp = t ? t->samples.data() : nullptr; t && smp != t->samples.data() + t->samples.size(); ++smp) {
         std::string cls = verdict_kind_name(smp->verdict.kind);
         if (smp->verdict.passed() && !smp->strict_pass) cls += " strictfail";
@@ -321,7 +389,10 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
         std::string title = "sample " + std::to_string(smp->sample) + ": " + verdict_kind_name(smp->verdict.kind) +
                             (smp->verdict.code.empty() ? "" : " [" + smp->verdict.code + "]") + ", " +
                             std::to_string(smp->turns_used) + " turns, " + dollars(smp->cost_usd) +
-                            (smp->verdict.passed() && !smp->strict_pass ? ", fails strict 1e-3" : "");
+                            (smp->verdict.passed() && !smp->strict_pass ? ", fails strict 1e-3" : "") +
+                            (smp->est_latency_ns ? ", estimated " + latency_text(*smp->est_latency_ns) : "") +
+                            (smp->baseline_ns ? ", baseline " + latency_text(*smp->baseline_ns) : "");
+        if (smp->speedup) text += " " + speedup_text(*smp->speedup);
         std::string href = link_target(smp->transcript_path, html_dir);
         if (href.empty())
           s << "<span class=\"v " << cls << "\" title=\"" << html_escape(title) << "\">" << html_escape(text) << "</span>";
@@ -335,7 +406,9 @@ void task_table(std::ostringstream& s, const std::vector<RunMetrics>& runs, cons
     s << "</tr>";
   }
   s << "</tbody></table></div><p class=\"note\">Each badge is one sample and links to its transcript; "
-       "\u2713 t3 = passed at turn 3; a dashed outline marks a pass that fails the strict 1e-3 check.</p>";
+       "\u2713 t3 = passed at turn 3 (1.50\u00d7: its estimated speedup over the baseline); a dashed outline marks a "
+       "pass that fails the strict 1e-3 check. A latency before the badges is the cost model's estimate of the "
+       "first sample's final kernel.</p>";
 }
 
 }  // namespace
@@ -360,8 +433,12 @@ std::string render_html(const std::vector<RunMetrics>& runs, const std::string& 
   figure(s, "Turns to pass", "turn at which each passing episode first verified", turns_chart(runs));
   figure(s, "Failure taxonomy", "share of episodes ending in each failure kind (bar labels are counts)",
          failure_chart(runs));
+  if (any_speed(runs))
+    figure(s, "Speedup distribution",
+           "baseline / estimated latency of passing final kernels (cost model), share per run", speedup_chart(runs));
   s << "</div>";
   summary_table(s, runs);
+  if (any_speed(runs)) speed_table(s, runs);
   cost_table(s, runs);
   compile_code_table(s, runs);
   task_table(s, runs, html_dir);

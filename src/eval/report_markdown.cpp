@@ -173,6 +173,78 @@ void failure_tables(std::ostringstream& s, const std::vector<RunMetrics>& runs) 
   s << "\n";
 }
 
+bool any_speed(const std::vector<RunMetrics>& runs) {
+  for (const auto& r : runs)
+    if (r.speed.any()) return true;
+  return false;
+}
+
+std::string speed_cells(const SpeedStats& sp) {
+  std::string c;
+  for (int i = 0; i < 3; ++i) c += " " + (sp.episodes ? percent(sp.fast_p(i)) : std::string("\u2013")) + " |";
+  c += " " + (sp.with_speedup ? speedup_text(sp.geomean_speedup()) : std::string("\u2013")) + " |";
+  c += " " + (sp.pct_of_peak_count ? fixed(sp.mean_pct_of_peak(), 1) + "%" : std::string("\u2013")) + " |";
+  return c;
+}
+
+void speed_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
+  s << "## Speed (cost-model estimates)\n\n| Run | Level | Episodes | With speedup | fast_1 | fast_1.5 | fast_2 | "
+       "Geomean speedup | % of peak |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& r : runs) {
+    auto row = [&](const std::string& level, const SpeedStats& sp) {
+      s << "| " << md_cell(r.label) << " | " << level << " | " << sp.episodes << " | " << sp.with_speedup << " |"
+        << speed_cells(sp) << "\n";
+    };
+    row("all", r.speed);
+    for (const auto& [level, sp] : r.speed_by_level) row("L" + std::to_string(level), sp);
+  }
+  s << "\nspeedup = the task's baseline (its reference solution's estimated latency, tasks/baselines.json) / "
+       "the passing final kernel's estimated latency, both from the cost model (docs/cost-model.md), not "
+       "measured on hardware. fast_p = share of episodes whose final kernel is correct and has speedup > p "
+       "(KernelBench). Geomean over the episodes with a speedup; % of peak = mean roofline share of the "
+       "passing kernels.\n";
+  for (const auto& r : runs)
+    if (r.speed.no_baseline)
+      s << "\n" << md_cell(r.label) << ": " << r.speed.no_baseline
+        << " episode(s) of tasks without a baseline (never counted as fast).\n";
+  s << "\n### Estimated latency per task\n\n| Task | Level | Baseline |";
+  for (const auto& r : runs) s << " " << md_cell(r.label) << " |";
+  s << "\n|---|---:|---:|";
+  for (size_t i = 0; i < runs.size(); ++i) s << "---:|";
+  s << "\n";
+  std::vector<const TaskResult*> order;
+  std::set<std::string> seen;
+  for (const auto& r : runs)
+    for (const auto& t : r.tasks)
+      if (seen.insert(t.task.id).second) order.push_back(&t);
+  for (const TaskResult* t : order) {
+    std::optional<double> base;
+    std::string cells;
+    for (const auto& r : runs) {
+      // The sample with the best speedup, else the first with an estimate.
+      const SampleResult* pick = nullptr;
+      for (const auto& rt : r.tasks) {
+        if (rt.task.id != t->task.id) continue;
+        for (const auto& smp : rt.samples) {
+          if (smp.baseline_ns) base = smp.baseline_ns;
+          if (!pick || (smp.speedup && (!pick->speedup || *smp.speedup > *pick->speedup)) ||
+              (!pick->est_latency_ns && smp.est_latency_ns && !pick->speedup))
+            pick = &smp;
+        }
+      }
+      std::string cell = "\u2013";
+      if (pick && pick->est_latency_ns) {
+        cell = latency_text(*pick->est_latency_ns);
+        cell += pick->speedup ? " (" + speedup_text(*pick->speedup) + ")" : " (fails)";
+      }
+      cells += " " + cell + " |";
+    }
+    s << "| " << md_code(t->task.id) << " | " << t->task.level << " | "
+      << (base ? latency_text(*base) : std::string("none")) << " |" << cells << "\n";
+  }
+  s << "\n";
+}
+
 void cost_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
   s << "## Tokens, cost and time\n\n| Run | Tokens in | Tokens out | Cached | Cost | $/task | $/pass | "
        "Tokens/pass | Wall (sum) | Wall p50 | Wall p90 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -202,6 +274,7 @@ std::string render_markdown(const std::vector<RunMetrics>& runs) {
   pass_at_k_table(s, runs);
   turns_table(s, runs);
   failure_tables(s, runs);
+  if (any_speed(runs)) speed_table(s, runs);
   cost_table(s, runs);
   return s.str();
 }

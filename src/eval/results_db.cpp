@@ -47,6 +47,10 @@ void ResultsDb::create_or_check_schema() {
     return;
   }
   check_results_schema(*db_, version, tables);
+  if (version < kResultsSchemaVersion) {
+    if (db_->mode() == OpenMode::ReadOnly) has_speed_columns_ = false;
+    else migrate_results_schema(*db_, version);
+  }
 }
 
 std::optional<RunConfig> ResultsDb::stored_config() {
@@ -121,7 +125,8 @@ void ResultsDb::record_finished(const TaskRef& task, int sample, const std::stri
   db_->prepare(std::string("UPDATE episodes SET status = 'finished', verdict = ?3, compile_code = ?4, "
                            "turns_used = ?5, pass_turn = ?6, strict_pass = ?7, tolerance_pass = ?8, "
                            "wall_seconds = ?9, kernel_path = ?10, transcript_path = ?11, "
-                           "error_message = ?12, finished_at = ") + kNow +
+                           "error_message = ?12, est_latency_ns = ?13, pct_of_peak = ?14, baseline_ns = ?15, "
+                           "finished_at = ") + kNow +
                " WHERE task_id = ?1 AND sample = ?2")
       .bind(1, task.id)
       .bind(2, sample)
@@ -135,6 +140,9 @@ void ResultsDb::record_finished(const TaskRef& task, int sample, const std::stri
       .bind(10, o.final_kernel_path)
       .bind(11, o.transcript_path)
       .bind(12, o.error_message)
+      .bind(13, o.est_latency_ns)
+      .bind(14, o.pct_of_peak)
+      .bind(15, o.baseline_ns)
       .run();
   db_->prepare("DELETE FROM turns WHERE task_id = ?1 AND sample = ?2").bind(1, task.id).bind(2, sample).run();
   auto ins = db_->prepare(
@@ -194,14 +202,17 @@ std::vector<TurnRecord> ResultsDb::load_turns(const std::string& task_id, int sa
 std::vector<StoredEpisode> ResultsDb::load_episodes(bool with_turns) {
   std::lock_guard lock(mu_);
   std::vector<StoredEpisode> out;
+  const char* speed = has_speed_columns_ ? "e.est_latency_ns, e.pct_of_peak, e.baseline_ns"
+                                          : "NULL, NULL, NULL";
   auto st = db_->prepare(
-      "SELECT e.task_id, e.sample, e.level, e.status, e.attempts, e.verdict, e.compile_code, e.turns_used, "
+      std::string("SELECT e.task_id, e.sample, e.level, e.status, e.attempts, e.verdict, e.compile_code, e.turns_used, "
       "e.pass_turn, e.strict_pass, e.tolerance_pass, e.wall_seconds, e.kernel_path, e.transcript_path, "
-      "e.error_message, u.model, u.tokens_in, u.tokens_out, u.tokens_cached, u.cost_usd, u.cost_known "
+      "e.error_message, ") + speed + ", u.model, u.tokens_in, u.tokens_out, u.tokens_cached, u.cost_usd, u.cost_known "
       "FROM episodes e LEFT JOIN (SELECT task_id, sample, group_concat(model, '+') AS model, "
       "SUM(tokens_in) AS tokens_in, SUM(tokens_out) AS tokens_out, SUM(tokens_cached) AS tokens_cached, "
       "SUM(cost_usd) AS cost_usd, MIN(cost_known) AS cost_known FROM usage GROUP BY task_id, sample) u "
       "ON u.task_id = e.task_id AND u.sample = e.sample ORDER BY e.rowid");
+  auto optional_real = [&st](int col) { return st.is_null(col) ? std::nullopt : std::optional<double>(st.real(col)); };
   while (st.step()) {
     StoredEpisode e;
     e.task = {st.text(0), static_cast<int>(st.integer(2))};
@@ -221,12 +232,15 @@ std::vector<StoredEpisode> ResultsDb::load_episodes(bool with_turns) {
       o.final_kernel_path = st.text(12);
       o.transcript_path = st.text(13);
       o.error_message = st.text(14);
-      e.model = st.text(15);
-      o.tokens_in = st.integer(16);
-      o.tokens_out = st.integer(17);
-      o.tokens_cached = st.integer(18);
-      o.cost_usd = st.real(19);
-      o.cost_known = st.is_null(20) || st.integer(20) != 0;
+      o.est_latency_ns = optional_real(15);
+      o.pct_of_peak = optional_real(16);
+      o.baseline_ns = optional_real(17);
+      e.model = st.text(18);
+      o.tokens_in = st.integer(19);
+      o.tokens_out = st.integer(20);
+      o.tokens_cached = st.integer(21);
+      o.cost_usd = st.real(22);
+      o.cost_known = st.is_null(23) || st.integer(23) != 0;
     }
     out.push_back(std::move(e));
   }

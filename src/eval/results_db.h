@@ -78,6 +78,7 @@ class ResultsDb {
 
   std::string path_;
   std::unique_ptr<Database> db_;
+  bool has_speed_columns_ = true;  // false: a version-1 database opened read-only
   std::mutex mu_;
 };
 

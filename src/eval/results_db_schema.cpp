@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS episodes (
   transcript_path TEXT,
   error_message   TEXT,
   started_at      TEXT,
+  est_latency_ns  REAL,
+  pct_of_peak     REAL,
+  baseline_ns     REAL,
   finished_at     TEXT,
   PRIMARY KEY (task_id, sample)
 );
@@ -70,6 +73,22 @@ CREATE TABLE IF NOT EXISTS usage (
   FOREIGN KEY (task_id, sample) REFERENCES episodes (task_id, sample) ON DELETE CASCADE
 );
 )sql";
+
+// Columns each version added to episodes (name, SQL type); version 1 is kSchema without them.
+struct AddedColumn {
+  int version;
+  const char* name;
+  const char* type;
+};
+constexpr AddedColumn kAddedEpisodeColumns[] = {
+    {2, "est_latency_ns", "REAL"}, {2, "pct_of_peak", "REAL"}, {2, "baseline_ns", "REAL"}};
+
+bool added_after(const std::string& table, const std::string& col, int version) {
+  if (table != "episodes") return false;
+  for (const AddedColumn& c : kAddedEpisodeColumns)
+    if (col == c.name && c.version > version) return true;
+  return false;
+}
 
 using TableColumns = std::map<std::string, std::vector<std::string>>;
 
@@ -116,10 +135,10 @@ void check_results_schema(Database& db, int version, const std::vector<std::stri
   if (version == 0)
     throw IoError(path + ": not an NKI-Agent results database (user_version 0; it holds tables " +
                   joined(tables) + ")");
-  if (version != kResultsSchemaVersion)
+  if (version < kOldestReadableSchemaVersion || version > kResultsSchemaVersion)
     throw IoError(path + ": unknown results schema version " + std::to_string(version) +
-                  " (user_version); this nkiagent reads version " +
-                  std::to_string(kResultsSchemaVersion) +
+                  " (user_version); this nkiagent reads versions " +
+                  std::to_string(kOldestReadableSchemaVersion) + " to " + std::to_string(kResultsSchemaVersion) +
                   (version > kResultsSchemaVersion ? ": it was written by a newer nkiagent" : ""));
   for (const auto& [table, want] : expected_tables()) {
     if (std::find(tables.begin(), tables.end(), table) == tables.end())
@@ -132,10 +151,21 @@ void check_results_schema(Database& db, int version, const std::vector<std::stri
       throw IoError(path + ": cannot read the columns of table '" + table + "' (" + e.what() + ")");
     }
     for (const auto& col : want)
-      if (std::find(have.begin(), have.end(), col) == have.end())
+      if (!added_after(table, col, version) && std::find(have.begin(), have.end(), col) == have.end())
         throw IoError(path + ": table '" + table + "' lacks column '" + col + "' (results schema version " +
                       std::to_string(version) + ")");
   }
+}
+
+void migrate_results_schema(Database& db, int version) {
+  if (version >= kResultsSchemaVersion) return;
+  Transaction tx(db);
+  std::vector<std::string> have = columns_of(db, "episodes");
+  for (const AddedColumn& c : kAddedEpisodeColumns)
+    if (c.version > version && std::find(have.begin(), have.end(), c.name) == have.end())
+      db.exec(std::string("ALTER TABLE episodes ADD COLUMN ") + c.name + " " + c.type);
+  db.exec("PRAGMA user_version = " + std::to_string(kResultsSchemaVersion));
+  tx.commit();
 }
 
 }  // namespace nki::eval

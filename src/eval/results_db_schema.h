@@ -9,8 +9,11 @@ namespace nki::eval {
 
 class Database;
 
-// Schema version written to PRAGMA user_version (docs/evaluation.md).
-constexpr int kResultsSchemaVersion = 1;
+// Schema version written to PRAGMA user_version (docs/evaluation.md). Version 2 added the speed
+// columns of episodes (est_latency_ns, pct_of_peak, baseline_ns); a version-1 database still
+// opens: read-only it reads as having no estimates, read-write it is migrated in place.
+constexpr int kResultsSchemaVersion = 2;
+constexpr int kOldestReadableSchemaVersion = 1;
 
 // Creates every table and sets user_version, in one transaction.
 void create_results_schema(Database& db);
@@ -19,5 +22,9 @@ void create_results_schema(Database& db);
 // this build reads or when a table or column of that version is missing. `tables` are the
 // table names the database holds. Extra tables and columns are accepted (ad-hoc additions).
 void check_results_schema(Database& db, int user_version, const std::vector<std::string>& tables);
+
+// Adds what later versions added (ALTER TABLE ... ADD COLUMN) and sets user_version, in one
+// transaction. A no-op on a current database.
+void migrate_results_schema(Database& db, int user_version);
 
 }  // namespace nki::eval

@@ -38,6 +38,7 @@ std::string config_to_json(const RunConfig& c) {
       {"subset", c.subset},
       {"samples", c.samples},
       {"max_turns", c.max_turns},
+      {"tools", c.tools},
       {"task_list_fingerprint", c.task_list_fingerprint},
       {"task_count", c.task_count},
       {"shard", shard_text(c.shard)},
@@ -57,6 +58,8 @@ RunConfig config_from_json(const std::string& text) {
     c.subset = j.at("subset").get<std::string>();
     c.samples = j.at("samples").get<int>();
     c.max_turns = j.at("max_turns").get<int>();
+    // Absent in runs started before --tools existed: they offered compile and verify.
+    if (j.contains("tools")) c.tools = j.at("tools").get<std::string>();
     c.task_list_fingerprint = j.at("task_list_fingerprint").get<std::string>();
     c.task_count = j.at("task_count").get<int>();
     c.shard = parse_shard(j.at("shard").get<std::string>());
@@ -80,6 +83,7 @@ std::string describe_config_difference(const RunConfig& a, const RunConfig& b, b
   field("subset", a.subset, b.subset);
   field("samples", a.samples, b.samples);
   field("max_turns", a.max_turns, b.max_turns);
+  field("tools", a.tools, b.tools);
   field("task list", a.task_list_fingerprint, b.task_list_fingerprint);
   if (!ignore_shard) field("shard", shard_text(a.shard), shard_text(b.shard));
   return out.str();

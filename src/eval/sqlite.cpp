@@ -57,6 +57,12 @@ Statement& Statement::bind(int i, double v) {
   return *this;
 }
 
+Statement& Statement::bind(int i, std::optional<double> v) {
+  int rc = v ? sqlite3_bind_double(stmt_, i, *v) : sqlite3_bind_null(stmt_, i);
+  if (rc != SQLITE_OK) fail(db_, "bind");
+  return *this;
+}
+
 Statement& Statement::bind(int i, std::optional<int> v) {
   int rc = v ? sqlite3_bind_int64(stmt_, i, *v) : sqlite3_bind_null(stmt_, i);
   if (rc != SQLITE_OK) fail(db_, "bind");

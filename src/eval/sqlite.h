@@ -30,6 +30,7 @@ class Statement {
   Statement& bind(int i, int v) { return bind(i, static_cast<std::int64_t>(v)); }
   Statement& bind(int i, double v);
   Statement& bind(int i, std::optional<int> v);
+  Statement& bind(int i, std::optional<double> v);
 
   // Advances; true while a row is available. Finishing a write returns false.
   bool step();

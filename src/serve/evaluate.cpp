@@ -1,6 +1,7 @@
 #include "serve/evaluate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 
@@ -20,6 +21,10 @@ constexpr double kRuns = 0.4;        // runs to completion, outputs wrong
 constexpr double kRunsSpan = 0.5;    // ... up to 0.9 when almost every element is right
 constexpr double kPassReward = 1.0;
 constexpr double kFailReward = -0.5;  // the paper's binary reward
+// perf: a passing kernel earns kPassReward + log2(speedup) clamped to [-1, 2] (0 at half the
+// baseline's speed, 3 at four times it), so a slower kernel still beats a failing one.
+constexpr double kPerfLogMin = -1.0;
+constexpr double kPerfLogMax = 2.0;
 
 const Diagnostic* first_error(const std::vector<Diagnostic>& diags) {
   for (const Diagnostic& d : diags)
@@ -108,8 +113,6 @@ ojson verify_kernel_json(const TaskSpec& task, const std::string& code, const Ev
 }
 
 ojson reward_json(const TaskSpec& task, const std::string& code, RewardKind kind, const EvalSettings& s) {
-  if (kind == RewardKind::Perf)
-    throw std::invalid_argument("reward 'perf' needs the cost model, which is not built yet; use 'binary' or 'graded'");
   VerifyOptions vo;
   vo.held_out = held_out_trials(task, s.held_out_secret, s.held_out_trials);
   VerifyReport r = run_verify(task, code, vo, s);
@@ -132,8 +135,23 @@ ojson reward_json(const TaskSpec& task, const std::string& code, RewardKind kind
       break;
   }
   bool pass = r.status == VerifyStatus::Pass;
-  double reward = kind == RewardKind::Binary ? (pass ? kPassReward : kFailReward) : graded;
-  return {{"reward", reward},
+  double reward = kind == RewardKind::Graded ? graded : (pass ? kPassReward : kFailReward);
+  ojson perf;
+  if (kind == RewardKind::Perf) {
+    std::optional<double> est, base = s.baselines ? s.baselines->latency_ns(task.id) : std::nullopt, speedup;
+    if (pass) {
+      toolchain::EstimateOutcome e =
+          toolchain::estimate_for_task(task, std::make_shared<SourceFile>("kernel.py", code), s.run.isolation);
+      if (e.estimate) est = e.estimate->latency_ns;
+    }
+    if (est && base && *est > 0) {
+      speedup = *base / *est;
+      reward = kPassReward + std::clamp(std::log2(*speedup), kPerfLogMin, kPerfLogMax);
+    }
+    auto num = [](const std::optional<double>& v) { return v ? ojson(*v) : ojson(); };
+    perf = {{"estimated_ns", num(est)}, {"baseline_ns", num(base)}, {"speedup", num(speedup)}};
+  }
+  ojson out = {{"reward", reward},
           {"kind", reward_kind_name(kind)},
           {"verdict", verify_status_name(r.status)},
           {"passed", pass},
@@ -142,6 +160,8 @@ ojson reward_json(const TaskSpec& task, const std::string& code, RewardKind kind
           {"trials", r.trials.size()},
           {"held_out_trials", vo.held_out.size()},
           {"limit_exceeded", report_hit_limit(r)}};
+  for (auto& [k, v] : perf.items()) out[k] = v;
+  return out;
 }
 
 }  // namespace nki::serve

@@ -4,19 +4,23 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "task/task_spec.h"
+#include "toolchain/speed.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::serve {
 
 // binary: the paper's GRPO reward, +1 for a kernel that passes, -0.5 otherwise.
 // graded: tiers, so that a policy that cannot pass yet still sees progress (docs/serve.md).
-// perf: pass x a speedup term from the cost model; refused until the cost model exists.
+// perf: -0.5 for a failing kernel; a passing one earns 1 + clamp(log2(speedup), -1, 2), speedup =
+// the task's baseline (tasks/baselines.json) / the cost model's estimate of the kernel, the same
+// numbers `nkiagent bench` records (1.0 when the task has no baseline).
 enum class RewardKind { Binary, Graded, Perf };
 
 std::optional<RewardKind> parse_reward_kind(const std::string& s);
@@ -27,6 +31,7 @@ struct EvalSettings {
   toolchain::RunSettings run;  // isolation (wall time, memory) per compile or simulation
   int held_out_trials = 2;     // added to the public trials of every reward
   uint64_t held_out_secret = 0;
+  std::shared_ptr<const toolchain::BaselineLookup> baselines;  // for the perf reward; may be null
 };
 
 // The diagnostic codes of a kernel stopped by a resource limit (time or memory), not judged.
@@ -36,8 +41,8 @@ bool is_limit_code(const std::string& code);
 nlohmann::ordered_json compile_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
 // verify on the task's public trials: {"status", "passed", "text", "report": {...}, "limit_exceeded"}.
 nlohmann::ordered_json verify_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
-// {"reward", "kind", "verdict", "tier", "fraction_correct", "held_out_trials", "limit_exceeded"}.
-// Throws std::invalid_argument for RewardKind::Perf.
+// {"reward", "kind", "verdict", "tier", "fraction_correct", "held_out_trials", "limit_exceeded"};
+// perf adds "estimated_ns", "baseline_ns" and "speedup" (null when unknown).
 nlohmann::ordered_json reward_json(const TaskSpec& task, const std::string& code, RewardKind kind,
                                    const EvalSettings& s);
 

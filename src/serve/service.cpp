@@ -78,15 +78,14 @@ std::string optional_string(const json& body, const char* key, const std::string
 Mode mode_of(const std::string& name) {
   std::optional<Mode> m = parse_mode(name);
   if (!m) throw ApiError(400, "bad_request", "unknown mode '" + name + "' (agent, multi-turn or single-shot)");
+  if (*m == Mode::Optimize)
+    throw ApiError(400, "bad_request", "mode 'optimize' is not served (nkiagent bench and solve only); use the perf reward");
   return *m;
 }
 
 RewardKind reward_of(const std::string& name) {
   std::optional<RewardKind> k = parse_reward_kind(name);
   if (!k) throw ApiError(400, "bad_request", "unknown reward '" + name + "' (binary, graded or perf)");
-  if (*k == RewardKind::Perf)
-    throw ApiError(501, "not_implemented",
-                   "reward 'perf' needs the cost model, which is not built yet; use 'binary' or 'graded'");
   return *k;
 }
 
@@ -151,6 +150,7 @@ Service::Service(ServiceConfig config) : config_(std::move(config)) {
   free_workers_ = std::max(1, config_.jobs);
   eval_.held_out_trials = config_.held_out_trials;
   eval_.held_out_secret = config_.held_out_secret;
+  eval_.baselines = std::make_shared<const toolchain::BaselineLookup>(config_.tasks_root);
   eval_.run.isolation.wall_seconds = config_.kernel_seconds;
   eval_.run.isolation.memory_bytes = config_.kernel_memory_bytes;
   eval_.run.machine.max_seconds = config_.kernel_seconds;

@@ -1,8 +1,10 @@
 #include "toolchain/agent_glue.h"
 
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "agent/prompts.h"
 #include "agent/replay_client.h"
 #include "agent/task_episode.h"
+#include "agent/toolbox.h"
 
 namespace nki::toolchain {
 
@@ -91,6 +94,22 @@ std::string constructor_text(const std::string& init_args_json) {
   std::string out = "Model(";
   for (size_t i = 0; i < args.size(); ++i) out += (i ? ", " : "") + python_literal(args[i]);
   return out + ")";
+}
+
+std::string start_note(const std::optional<KernelEstimate>& e, std::optional<double> baseline_ns) {
+  std::string note = "It passes verification.";
+  char buf[200];
+  if (e) {
+    std::snprintf(buf, sizeof buf, " Its estimated latency is %.2f us on one trn1 NeuronCore (cost model; %s-bound).",
+                  e->latency_ns / 1e3, e->bound.c_str());
+    note += buf;
+  }
+  if (baseline_ns) {
+    std::snprintf(buf, sizeof buf, " Speedups are measured against %.2f us (the reference solution's estimate).",
+                  *baseline_ns / 1e3);
+    note += buf;
+  }
+  return note;
 }
 
 }  // namespace
@@ -197,6 +216,52 @@ agent::ToolResult SimulatorTools::final_verdict(const std::string& code) {
   return r;
 }
 
+std::vector<agent::KernelTool> SimulatorTools::extra_tools() {
+  if (!offer_profile_) return {};
+  return {agent::profile_kernel_tool([this](const std::string& code) { return profile_kernel(code); })};
+}
+
+std::optional<KernelEstimate> SimulatorTools::estimate(const std::string& code) {
+  auto it = estimates_.find(code);
+  if (it != estimates_.end()) return it->second;
+  std::optional<RunSettings> s = settings_until_deadline(kFinalVerdictSeconds);
+  std::optional<KernelEstimate> est;
+  if (s) est = estimate_for_task(task_, std::make_shared<SourceFile>("kernel.py", code), s->isolation).estimate;
+  estimates_[code] = est;
+  return est;
+}
+
+std::optional<double> SimulatorTools::estimate_latency(const std::string& code) {
+  std::optional<KernelEstimate> e = estimate(code);
+  if (!e) return std::nullopt;
+  return e->latency_ns;
+}
+
+agent::ToolResult SimulatorTools::profile_kernel(const std::string& code) {
+  std::optional<RunSettings> s = settings_until_deadline(0);
+  if (!s) return agent::ToolResult(false, "profile: not run: the episode's time budget is spent\n",
+                                   agent::FailureKind::Unspecified);
+  auto file = std::make_shared<SourceFile>("kernel.py", code);
+  ProfileSettings ps;
+  ps.isolation = s->isolation;
+  ps.trace = s->trace;
+  ps.trace.args.clear();
+  for (const TensorSpec& t : task_.kernel_args()) ps.trace.args.push_back(front::ArgSpec{t.shape, t.dtype});
+  ps.cost.keep_events = false;
+  ProfileOutcome p = profile(file, ps);
+  if (!p.compiled.ok())
+    return agent::ToolResult(false, "profile: the kernel does not compile\n" + diagnostics_text(p.compiled.diagnostics),
+                             agent::FailureKind::CompileError, first_error_code(p.compiled.diagnostics));
+  if (!p.report) return agent::ToolResult(false, "profile: the cost model gave up: " + p.error + "\n");
+  estimates_[code] = KernelEstimate{p.report->latency_ns, p.report->pct_of_peak, p.report->bound, p.report->bottleneck};
+  std::string text = "profile: estimate by a Trainium cost model (not a measurement; correctness not checked)\n" +
+                     cost::render_summary(*p.report, *p.compiled.kernel, 8);
+  for (const cost::Lint& l : p.report->lints)
+    text += "kernel.py:" + std::to_string(l.line) + ":" + std::to_string(l.col) + ": warning[" + l.code + "]: " +
+            l.message + "\n  hint: " + l.hint + "\n";
+  return agent::ToolResult(true, text);
+}
+
 bool SimulatorTools::verify_strict(const std::string& code) {
   VerifyOptions vo;
   vo.strict = true;
@@ -219,10 +284,14 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   std::string prompts = agent::resolve_prompts_dir(settings.prompts_dir);
   auto prices = std::make_shared<const agent::PriceTable>(
       agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
-  return [settings, prompts, prices](const eval::EpisodeRequest& req) {
+  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root);
+  // Reported once per run: every episode is then recorded without a baseline (no speedup).
+  if (!baselines->problem().empty()) std::cerr << "nkiagent bench: no speedup baselines: " << baselines->problem() << "\n";
+  return [settings, prompts, prices, baselines](const eval::EpisodeRequest& req) {
     auto start = std::chrono::steady_clock::now();
     TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
     SimulatorTools tools(task, RunSettings{}, HeldOut{settings.held_out_trials, req.held_out_secret});
+    tools.offer_profile(settings.offer_profile);
     std::unique_ptr<agent::ModelClient> client;
     if (!settings.replay_dir.empty()) {
       client = agent::ReplayClient::from_transcript(settings.replay_dir + "/" + req.task_id + ".jsonl");
@@ -236,6 +305,11 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     }
     agent::TaskEpisode ep;
     ep.task = task_info(task);
+    if (req.mode == Mode::Optimize) {
+      std::string dir = settings.solutions_dir.empty() ? settings.tasks_root + "/../solutions" : settings.solutions_dir;
+      ep.task.start_kernel = read_text(dir + "/" + req.task_id + ".py");
+      ep.task.start_note = start_note(tools.estimate(ep.task.start_kernel), baselines->latency_ns(req.task_id));
+    }
     ep.mode = req.mode;
     ep.max_turns = req.max_turns;
     ep.prompts_dir = prompts;
@@ -271,7 +345,12 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
       out.final_kernel_path = req.work_dir + "/kernel.py";
       std::ofstream(out.final_kernel_path) << r.final_kernel;
       out.strict_pass = out.tolerance_pass && tools.verify_strict(r.final_kernel);
+      if (std::optional<KernelEstimate> e = tools.estimate(r.final_kernel)) {
+        out.est_latency_ns = e->latency_ns;
+        out.pct_of_peak = e->pct_of_peak;
+      }
     }
+    out.baseline_ns = baselines->latency_ns(req.task_id);
     out.transcript_path = req.transcript_path;
     if (!out.verdict.passed()) out.error_message = r.error.empty() ? r.final_check.text.substr(0, 500) : r.error;
     out.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

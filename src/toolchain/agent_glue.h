@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "agent/tools.h"
 #include "eval/episode.h"
 #include "task/task_spec.h"
+#include "toolchain/speed.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::toolchain {
@@ -32,6 +34,15 @@ struct HeldOut {
 class SimulatorTools : public agent::KernelTools {
  public:
   explicit SimulatorTools(TaskSpec task, RunSettings settings = {}, HeldOut held_out = {});
+  // Offers profile_kernel (the cost model's estimate with the task's shapes) after compile and
+  // verify (--tools compile,verify,profile).
+  void offer_profile(bool on) { offer_profile_ = on; }
+  std::vector<agent::KernelTool> extra_tools() override;
+  // The cost model's estimate (trn1) with the task's shapes, compiled under the run's isolation;
+  // memoised by code.
+  std::optional<double> estimate_latency(const std::string& code) override;
+  std::optional<KernelEstimate> estimate(const std::string& code);
+  agent::ToolResult profile_kernel(const std::string& code);
   agent::ToolResult compile_kernel(const std::string& code) override;
   agent::ToolResult verify_kernel(const std::string& code) override;
   agent::ToolResult final_verdict(const std::string& code) override;
@@ -50,6 +61,8 @@ class SimulatorTools : public agent::KernelTools {
   RunSettings settings_;
   HeldOut held_out_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
+  bool offer_profile_ = false;
+  std::map<std::string, std::optional<KernelEstimate>> estimates_;
 };
 
 // Dependencies of `nkiagent solve`: tasks resolved under `tasks_root`.
@@ -62,9 +75,13 @@ struct EpisodeSettings {
   std::string prompts_dir;  // empty: default
   std::string replay_dir;   // when set: replay DIR/<task_id>.jsonl instead of calling a model
   int held_out_trials = 2;  // per final verdict; seeded by EpisodeRequest::held_out_secret
+  bool offer_profile = false;  // --tools compile,verify,profile
+  std::string solutions_dir;   // optimize mode starts from <dir>/<task_id>.py; empty: TASKS/../solutions
 };
 
 // The episode function `nkiagent bench` runs: one agent episode on the simulator per request.
+// Every episode's final kernel is estimated by the cost model and recorded with the task's
+// baseline (tasks/baselines.json); see docs/evaluation.md, "Speed".
 eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings);
 
 }  // namespace nki::toolchain

@@ -50,6 +50,72 @@ struct ProfilingTools : MarkerTools {
   int profiles = 0;
 };
 
+// MarkerTools with a latency per kernel: "LAT=<ns>" in the source (none: no estimate).
+struct TimedTools : MarkerTools {
+  std::optional<double> estimate_latency(const std::string& code) override {
+    size_t p = code.find("LAT=");
+    if (p == std::string::npos) return std::nullopt;
+    return std::stod(code.substr(p + 4));
+  }
+};
+
+EpisodePrompts optimize_prompts(int turns, const std::string& start) {
+  TaskInfo t = add_task();
+  t.start_kernel = start;
+  t.start_note = "It passes verification.";
+  return build_episode_prompts(std::string(NKI_SOURCE_DIR) + "/prompts", t, Mode::Optimize, turns);
+}
+
+TEST(Environment, OptimizeKeepsTheFastestVerifiedKernel) {
+  TimedTools tools;
+  const std::string start = "PASS_MARKER LAT=1000";
+  Environment env(Mode::Optimize, 6, optimize_prompts(6, start), tools);
+  Conversation c = env.reset();
+  EXPECT_FALSE(c.tools.empty());
+  EXPECT_NE(c.messages[0].content.find(start), std::string::npos);  // the task shows the start kernel
+  for (const ToolSpec& spec : c.tools) {
+    if (spec.name == "verify_kernel") {
+      EXPECT_NE(spec.description.find("does not end the task"), std::string::npos);
+    }
+  }
+  // A faster passing kernel is kept and the episode goes on.
+  StepResult s1 = env.step(tool_call("verify_kernel", "PASS_MARKER LAT=400"));
+  EXPECT_FALSE(s1.done);
+  EXPECT_EQ(env.final_kernel(), "PASS_MARKER LAT=400");
+  // Slower passing, faster failing and unverified kernels never replace it.
+  env.step(tool_call("verify_kernel", "PASS_MARKER LAT=700"));
+  env.step(tool_call("verify_kernel", "wrong LAT=10"));
+  env.step(tool_call("compile_kernel", "PASS_MARKER LAT=5"));
+  EXPECT_EQ(env.final_kernel(), "PASS_MARKER LAT=400");
+  // A reply with neither a tool call nor code ends it.
+  StepResult done = env.step({Role::Assistant, "I cannot make it faster.", {}, "", "", false});
+  EXPECT_TRUE(done.done);
+  EXPECT_EQ(done.stop, StopReason::Answered);
+  Judgement j = env.finish(done.stop, 5);
+  EXPECT_EQ(j.verdict, VerdictKind::Pass);
+  EXPECT_EQ(j.final_kernel, "PASS_MARKER LAT=400");
+  EXPECT_EQ(j.kernel_turn, 1);
+  EXPECT_EQ(j.pass_turn, 1);
+}
+
+TEST(Environment, OptimizeFallsBackToTheStartingKernel) {
+  TimedTools tools;
+  const std::string start = "PASS_MARKER LAT=1000";
+  Environment env(Mode::Optimize, 2, optimize_prompts(2, start), tools);
+  env.reset();
+  env.step(tool_call("verify_kernel", "PASS_MARKER LAT=2000"));
+  StepResult last = env.step(tool_call("verify_kernel", "wrong LAT=1"));
+  EXPECT_TRUE(last.done);
+  EXPECT_EQ(last.stop, StopReason::MaxTurns);
+  Judgement j = env.finish(last.stop, 2);
+  EXPECT_EQ(j.verdict, VerdictKind::Pass);
+  EXPECT_EQ(j.final_kernel, start);
+  EXPECT_EQ(j.kernel_turn, 0);
+  // Optimize mode refuses to start without a kernel.
+  EXPECT_THROW(build_episode_prompts(std::string(NKI_SOURCE_DIR) + "/prompts", add_task(), Mode::Optimize, 2),
+               std::invalid_argument);
+}
+
 TEST(Toolbox, ExecutesByNameAndReportsBadCalls) {
   int compiles = 0;
   Toolbox box;

@@ -40,6 +40,7 @@ ModeProfile profile(Mode m) {
     case Mode::SingleShot: return {{0.15, 0.05, 0.0}, 0.035, 5200};
     case Mode::MultiTurn: return {{0.65, 0.40, 0.25}, 0.030, 7400};
     case Mode::Agent: return {{0.95, 0.75, 0.55}, 0.041, 9800};
+    case Mode::Optimize: return {{0.98, 0.90, 0.85}, 0.045, 12000};  // starts from a correct kernel
   }
   return {};
 }

@@ -113,6 +113,36 @@ TEST(Metrics, WilsonInterval) {
   EXPECT_NEAR(big.hi, 0.8330, 1e-3);
 }
 
+// KernelBench's fast_p: correct AND speedup > p, over every finished episode; a failing kernel
+// or a task without a baseline is never fast; geomean over the kernels with a speedup.
+TEST(Metrics, SpeedFastPAndGeomean) {
+  auto ep = [](bool pass, std::optional<double> est, std::optional<double> base) {
+    EpisodeOutcome o;
+    o.verdict = pass ? Verdict::pass() : Verdict::of(VerdictKind::Mismatch);
+    o.est_latency_ns = est;
+    o.baseline_ns = base;
+    if (est) o.pct_of_peak = 10.0;
+    return o;
+  };
+  SpeedStats sp;
+  sp.add(ep(true, 500, 1000));          // 2.0x: fast_1 and fast_1.5, not fast_2 (strict >)
+  sp.add(ep(true, 1000, 1000));         // 1.0x: not fast_1
+  sp.add(ep(true, 250, 1000));          // 4.0x
+  sp.add(ep(false, 100, 1000));         // fails: never fast, no speedup
+  sp.add(ep(true, 100, std::nullopt));  // no baseline
+  EXPECT_EQ(sp.episodes, 5);
+  EXPECT_EQ(sp.with_speedup, 3);
+  EXPECT_EQ(sp.no_baseline, 1);
+  EXPECT_DOUBLE_EQ(sp.fast_p(0), 2.0 / 5);
+  EXPECT_DOUBLE_EQ(sp.fast_p(1), 2.0 / 5);
+  EXPECT_DOUBLE_EQ(sp.fast_p(2), 1.0 / 5);
+  EXPECT_NEAR(sp.geomean_speedup(), 2.0, 1e-12);  // (2 * 1 * 4)^(1/3)
+  EXPECT_DOUBLE_EQ(sp.mean_pct_of_peak(), 10.0);   // passing kernels with an estimate: 4
+  EXPECT_EQ(sp.pct_of_peak_count, 4);
+  EXPECT_FALSE(ep(false, 100, 1000).speedup().has_value());
+  EXPECT_DOUBLE_EQ(*ep(true, 400, 1000).speedup(), 2.5);
+}
+
 TEST(Metrics, ShardSize) {
   EXPECT_EQ(shard_size(10, {0, 3}), 4);
   EXPECT_EQ(shard_size(10, {1, 3}), 3);

@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "eval/results_db.h"
+#include "eval/results_db_schema.h"
 #include "eval/runner.h"
 #include "eval/sqlite.h"
 #include "eval_test_support.h"
@@ -89,7 +90,7 @@ TEST(ResultsDbSchema, UnknownUserVersionIsAnIoErrorNamingTheFile) {
   for (OpenMode mode : {OpenMode::ReadOnly, OpenMode::ReadWrite}) {
     std::string err = open_error(path, mode);
     EXPECT_NE(err.find(path + ": unknown results schema version 7"), std::string::npos) << err;
-    EXPECT_NE(err.find("reads version 1: it was written by a newer nkiagent"), std::string::npos) << err;
+    EXPECT_NE(err.find("reads versions 1 to 2: it was written by a newer nkiagent"), std::string::npos) << err;
   }
   std::string err = command_errors(run);
   EXPECT_EQ(count_of(err, path + ": unknown results schema version 7"), 3u) << err;
@@ -143,12 +144,55 @@ TEST(ResultsDbSchema, AFreshDatabaseGetsTheCurrentVersionAndPassesTheCheck) {
   Database raw(path);
   auto st = raw.prepare("PRAGMA user_version");
   ASSERT_TRUE(st.step());
-  EXPECT_EQ(st.integer(0), 1);
+  EXPECT_EQ(st.integer(0), kResultsSchemaVersion);
   EXPECT_NO_THROW({ ResultsDb check(path, OpenMode::ReadOnly); });
   // Ad-hoc additions (an analyst's own table or column) are tolerated.
   raw.exec("CREATE TABLE my_notes (x); ALTER TABLE episodes ADD COLUMN my_flag INTEGER");
   EXPECT_NO_THROW({ ResultsDb check(path, OpenMode::ReadOnly); });
   fs::remove_all(dir);
+}
+
+// A database written before the speed columns existed (version 1): report and merge read it as
+// having no estimates; bench (read-write) adds the columns and bumps the version.
+TEST(ResultsDbSchema, VersionOneDatabasesOpenAndMigrate) {
+  std::string run = damaged_run(
+      "ALTER TABLE episodes DROP COLUMN est_latency_ns; ALTER TABLE episodes DROP COLUMN pct_of_peak; "
+      "ALTER TABLE episodes DROP COLUMN baseline_ns; PRAGMA user_version = 1");
+  std::string path = results_db_path(run);
+  {
+    ResultsDb old(path, OpenMode::ReadOnly);
+    auto eps = old.load_episodes();
+    ASSERT_FALSE(eps.empty());
+    EXPECT_FALSE(eps[0].outcome.est_latency_ns.has_value());
+    EXPECT_FALSE(eps[0].outcome.baseline_ns.has_value());
+  }
+  {
+    Database raw(path);
+    auto st = raw.prepare("PRAGMA user_version");
+    ASSERT_TRUE(st.step());
+    EXPECT_EQ(st.integer(0), 1) << "a read-only open must not migrate";
+  }
+  {
+    ResultsDb migrated(path);
+    auto eps = migrated.load_episodes();
+    ASSERT_FALSE(eps.empty());
+    EpisodeOutcome o = eps[0].outcome;
+    o.est_latency_ns = 2000.0;
+    o.baseline_ns = 3000.0;
+    o.pct_of_peak = 12.5;
+    migrated.record_finished(eps[0].task, eps[0].sample, "fake-model", o);
+  }
+  Database raw(path);
+  auto st = raw.prepare("PRAGMA user_version");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.integer(0), kResultsSchemaVersion);
+  ResultsDb again(path, OpenMode::ReadOnly);
+  auto eps = again.load_episodes();
+  ASSERT_TRUE(eps[0].outcome.est_latency_ns.has_value());
+  EXPECT_DOUBLE_EQ(*eps[0].outcome.est_latency_ns, 2000.0);
+  EXPECT_DOUBLE_EQ(*eps[0].outcome.baseline_ns, 3000.0);
+  EXPECT_DOUBLE_EQ(*eps[0].outcome.pct_of_peak, 12.5);
+  fs::remove_all(fs::path(run).parent_path());
 }
 
 }  // namespace

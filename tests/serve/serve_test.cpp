@@ -1,6 +1,9 @@
 // nkiagent serve end to end: a Service and HttpServer on an ephemeral loopback port, driven by
 // cpp-httplib's client. Every bad request must come back as a JSON error in bounded time.
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
 #include <httplib.h>
 
 #include <chrono>
@@ -147,6 +150,29 @@ TEST_F(ServeTest, BinaryAndGradedRewardsByTier) {
   EXPECT_DOUBLE_EQ(g_syntax["reward"].get<double>(), 0.0);
 }
 
+// perf: the reference solution is the baseline itself (speedup 1, reward 1); a correct kernel with
+// four times the DMAs is slower (0 < reward < 1); a wrong one gets the failure reward.
+TEST_F(ServeTest, PerfRewardUsesTheCostModelAgainstTheBaseline) {
+  int st = 0;
+  json ref = reward(solution(), "perf", &st);
+  ASSERT_EQ(st, 200);
+  ASSERT_TRUE(ref["speedup"].is_number()) << ref.dump();
+  EXPECT_NEAR(ref["speedup"].get<double>(), 1.0, 1e-5);
+  EXPECT_NEAR(ref["reward"].get<double>(), 1.0, 1e-4);
+  EXPECT_GT(ref["baseline_ns"].get<double>(), 0.0);
+  std::string narrow = solution();
+  narrow.replace(narrow.find("F = 512"), 7, "F = 256");
+  json slow = reward(narrow, "perf", &st);
+  ASSERT_EQ(slow["verdict"], "pass") << slow.dump();
+  double speedup = slow["speedup"].get<double>();
+  EXPECT_LT(speedup, 1.0);
+  EXPECT_NEAR(slow["reward"].get<double>(), 1.0 + std::max(-1.0, std::log2(speedup)), 1e-9);
+  EXPECT_LT(slow["reward"].get<double>(), 1.0);
+  json wrong = reward(kWrong, "perf", &st);
+  EXPECT_EQ(wrong["reward"], -0.5);
+  EXPECT_TRUE(wrong["speedup"].is_null());
+}
+
 TEST_F(ServeTest, IdenticalInputsGiveIdenticalRewards) {
   int st = 0;
   json a = reward(kWrong, "graded", &st);
@@ -197,9 +223,8 @@ TEST_F(ServeTest, BadRequestsGetJsonErrors) {
   expect_error(client().Post("/v1/reward", json{{"task", kTask}}.dump(), "application/json"), 400, "bad_request");
   expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", 7}}.dump(), "application/json"), 400,
                "bad_request");
-  expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", "x"}, {"reward", "perf"}}.dump(),
-                             "application/json"),
-               501, "not_implemented");
+  expect_error(client().Post("/v1/episodes", json{{"task", kTask}, {"mode", "optimize"}}.dump(), "application/json"),
+               400, "bad_request");
   expect_error(client().Post("/v1/reward", json{{"task", kTask}, {"code", "x"}, {"reward", "shiny"}}.dump(),
                              "application/json"),
                400, "bad_request");

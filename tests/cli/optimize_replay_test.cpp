@@ -1,0 +1,93 @@
+// `nkiagent bench --mode optimize --tools compile,verify,profile` end to end on replayed
+// transcripts (tests/cli/replays/optimize, scripted by make_fixture.py): the real simulator
+// verifies, the real cost model profiles, and the results database and both reports carry the
+// speed metrics. The fixture: on l1_add_fp32 the model verifies a kernel with half the DMAs
+// (kept: speedup > 1); on l1_div_fp32 it verifies a slower one (not kept: the starting kernel,
+// the reference solution, stays, so its speedup is exactly 1 and it is not fast_1).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "child_process.h"
+#include "eval/results_db.h"
+
+namespace nki::cli {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kSource = NKI_SOURCE_DIR;
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// A tasks directory with the two fixture tasks, the committed baselines and a subset naming them.
+fs::path make_tasks_dir(const fs::path& root) {
+  fs::path tasks = root / "tasks";
+  fs::create_directories(tasks / "subsets");
+  for (const char* id : {"l1_add_fp32", "l1_div_fp32"}) fs::create_directory_symlink(kSource + "/tasks/" + id, tasks / id);
+  fs::copy_file(kSource + "/tasks/baselines.json", tasks / "baselines.json");
+  std::ofstream(tasks / "subsets" / "opt2.txt") << "l1_add_fp32\nl1_div_fp32\n";
+  return tasks;
+}
+
+TEST(OptimizeReplay, BenchRecordsSpeedupsAndReportsShowFastP) {
+  fs::path root = fs::temp_directory_path() / ("nki_optimize_replay_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::path tasks = make_tasks_dir(root);
+  fs::path run = root / "run";
+  testing::ChildOptions co;
+  co.timeout_s = 300;
+  testing::ChildResult b = testing::run_child(
+      {testing::nkiagent_path(), "bench", "--model", "scripted:optimize-fixture", "--mode", "optimize", "--tools",
+       "compile,verify,profile", "--subset", "opt2", "--tasks-dir", tasks.string(), "--solutions-dir",
+       kSource + "/solutions", "--replay-dir", kSource + "/tests/cli/replays/optimize", "--run-dir", run.string()},
+      co);
+  ASSERT_TRUE(b.exited && b.exit_code == 0) << b.describe() << "\n" << b.out << b.err;
+  EXPECT_NE(b.out.find("2 passed"), std::string::npos) << b.out;
+  EXPECT_NE(b.out.find("speed (cost model): fast_1 50.0%"), std::string::npos) << b.out;
+
+  // Paths in the database are relative to the run directory.
+  auto in_run = [&](const std::string& p) { return fs::path(p).is_absolute() ? fs::path(p) : run / p; };
+  eval::ResultsDb db((run / "results.sqlite").string(), eval::OpenMode::ReadOnly);
+  std::map<std::string, eval::EpisodeOutcome> by_task;
+  for (const auto& e : db.load_episodes()) by_task[e.task.id] = e.outcome;
+  ASSERT_EQ(by_task.size(), 2u);
+  const eval::EpisodeOutcome& add = by_task["l1_add_fp32"];
+  const eval::EpisodeOutcome& div = by_task["l1_div_fp32"];
+  ASSERT_TRUE(add.speedup().has_value() && div.speedup().has_value());
+  EXPECT_GT(*add.speedup(), 1.0);
+  EXPECT_NEAR(*div.speedup(), 1.0, 1e-5);  // the reference solution against its own estimate
+  EXPECT_GT(*add.pct_of_peak, 0.0);
+  // The kept kernel is the wide one, written at turn 2; the starting kernel counts as turn 0.
+  EXPECT_NE(read_file(in_run(add.final_kernel_path)).find("a[i * P:(i + 1) * P, :]"), std::string::npos);
+  EXPECT_EQ(read_file(in_run(div.final_kernel_path)), read_file(kSource + "/solutions/l1_div_fp32.py"));
+
+  std::string transcript = read_file(in_run(add.transcript_path));
+  ASSERT_FALSE(transcript.empty()) << add.transcript_path;
+  EXPECT_NE(transcript.find("\"name\":\"profile_kernel\""), std::string::npos);
+  EXPECT_NE(transcript.find("estimate by a Trainium cost model"), std::string::npos);
+  EXPECT_NE(transcript.find("\"type\":\"optimize_candidate\""), std::string::npos);
+  EXPECT_NE(read_file(in_run(div.transcript_path)).find("\"kept\":false"), std::string::npos);
+
+  testing::ChildResult r = testing::run_child({testing::nkiagent_path(), "report", run.string(), "--out",
+                                               (root / "r.html").string(), "--md", (root / "r.md").string()},
+                                              co);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << r.err;
+  std::string md = read_file(root / "r.md");
+  EXPECT_NE(md.find("| fast_1 | fast_1.5 | fast_2 | Geomean speedup |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| optimize \u00b7 scripted:optimize-fixture | all | 2 | 2 | 50.0% |"), std::string::npos) << md;
+  EXPECT_NE(md.find("### Estimated latency per task"), std::string::npos);
+  std::string html = read_file(root / "r.html");
+  EXPECT_NE(html.find("Speedup distribution"), std::string::npos);
+  EXPECT_NE(html.find("fast<sub>1.5</sub>"), std::string::npos);
+  fs::remove_all(root);
+}
+
+}  // namespace
+}  // namespace nki::cli
