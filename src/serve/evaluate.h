@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "task/task_spec.h"
+#include "task/verify.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::serve {
@@ -27,6 +28,8 @@ struct EvalSettings {
   toolchain::RunSettings run;  // isolation (wall time, memory) per compile or simulation
   int held_out_trials = 2;     // added to the public trials of every reward
   uint64_t held_out_secret = 0;
+  SharedGoldenProvider golden;  // empty: load_golden (torch + the on-disk cache)
+  KernelRunner runner;          // empty: compile and simulate under `run`
 };
 
 // The diagnostic codes of a kernel stopped by a resource limit (time or memory), not judged.
