@@ -3,13 +3,22 @@
 started here (--jobs J), on L1/L2 tasks with their reference solutions and broken variants.
 
   /usr/bin/python3 perf/serve_load.py build/nkiagent [--clients 8] [--requests 500] [--jobs 2]
+  /usr/bin/python3 perf/serve_load.py build/nkiagent --only reward --requests 20   # throughput
 
-Reports errors, p50/p99 latency per request kind, rewards/s and the server's RSS before and
-after (docs/performance.md, "RL server"). Not a unit test: run it by hand on a quiet machine.
+Every reward request sends a kernel no request sent before (the reference solution, or a broken
+copy, with a unique trailing comment), so no measured reward is a memo hit unless --repeat is
+given. The warm-up runs every request kind from every client at once, so that golden data is
+loaded, every HTTP thread has served and the memo has seen traffic before RSS is sampled.
+
+Reports errors, p50/p99 latency per request kind, rewards/s, the server's CPU seconds per
+judged reward (its own plus its isolated children's: independent of the machine's load), and
+RSS after warm-up and at the end (docs/performance.md, "RL server"). Not a unit test.
 """
 
 import argparse
+import itertools
 import json
+import os
 import pathlib
 import random
 import statistics
@@ -22,6 +31,10 @@ SRC = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(SRC / "python"))
 from nkiagent_client import Client, ServeError  # noqa: E402
 
+KINDS = ["reward", "batch", "verify", "compile", "health"]
+WEIGHTS = [5, 2, 1, 1, 1]
+TICK = os.sysconf("SC_CLK_TCK")
+
 
 def rss_kb(pid):
     for line in open(f"/proc/{pid}/status"):
@@ -30,16 +43,112 @@ def rss_kb(pid):
     return 0
 
 
-def corpus(client):
-    """(task, code) pairs: the reference solution and a broken copy of it."""
-    items = []
-    for t in client.tasks():
+def cpu_seconds(pid):
+    """utime + stime of the server and of its waited-for children (the isolated kernels)."""
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in f[11:15]) / TICK
+
+
+def corpus(client, ntasks):
+    """task -> reference solution, for the first `ntasks` L1/L2 tasks that have one."""
+    out = {}
+    for t in sorted(client.tasks(), key=lambda t: t["id"]):
         sol = SRC / "solutions" / (t["id"] + ".py")
-        if t["level"] in (1, 2) and sol.exists():
-            code = sol.read_text()
-            items.append((t["id"], code))
-            items.append((t["id"], code + "\n)\n"))  # a syntax error: judged without simulating
-    return items
+        if t["level"] in (1, 2) and sol.exists() and len(out) < ntasks:
+            out[t["id"]] = sol.read_text()
+    return out
+
+
+class Inputs:
+    """Kernels that differ in their source hash: a unique comment on the reference solution
+    (passes), and one in four broken (a syntax error, or a call the checker rejects)."""
+
+    def __init__(self, solutions, repeat):
+        self.solutions = solutions
+        self.tasks = sorted(solutions)
+        self.counter = itertools.count()
+        self.lock = threading.Lock()
+        self.repeat = repeat
+
+    def pick(self, r):
+        task = r.choice(self.tasks)
+        code = self.solutions[task]
+        with self.lock:
+            n = next(self.counter)
+        if self.repeat:
+            n = n % 2
+        broken = n % 4 == 3
+        if broken:
+            code += "\n)\n" if n % 8 == 3 else "\nnki.language.no_such_function()\n"
+        return task, code + f"\n# load-test variant {n}\n"
+
+
+def start_server(binary, jobs, port=0):
+    server = subprocess.Popen([binary, "serve", "--bind", f"127.0.0.1:{port}", "--jobs", str(jobs),
+                               "--held-out-secret", "424242"], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
+    url = server.stdout.readline().split("listening on ")[1].split(" ")[0]
+    return server, url
+
+
+def run_phase(url, inputs, clients, requests, seed, only, stats):
+    lat = {k: [] for k in KINDS}
+    errors, judged = [], [0, 0]  # rewards, of which not memo hits (counted by the server)
+    lock = threading.Lock()
+
+    def client_loop(k):
+        r = random.Random(seed * 1000 + k)
+        cl = Client(url)
+        for i in range(requests):
+            kind = only or (KINDS[i] if i < len(KINDS) and stats is None else r.choices(KINDS, WEIGHTS)[0])
+            t = time.time()
+            try:
+                n = 0
+                if kind == "reward":
+                    task, code = inputs.pick(r)
+                    res = cl.reward(task, code=code)
+                    if "reward" not in res:
+                        raise RuntimeError(f"reward without a value: {res}")
+                    n = 1
+                elif kind == "batch":
+                    res = cl.rewards([dict(zip(("task", "code"), inputs.pick(r))) for _ in range(4)])
+                    if len(res) != 4 or any("reward" not in x for x in res):
+                        raise RuntimeError(f"bad batch answer: {res}")
+                    n = 4
+                elif kind == "verify":
+                    try:
+                        cl.verify(*inputs.pick(r))
+                    except ServeError as e:
+                        if e.status != 422:
+                            raise
+                elif kind == "compile":
+                    cl.compile(*inputs.pick(r))
+                else:
+                    cl.health()
+            except Exception as e:  # noqa: BLE001 -- every failure is a finding
+                with lock:
+                    errors.append(f"{kind}: {e}")
+                continue
+            with lock:
+                lat[kind].append(time.time() - t)
+                judged[0] += n
+
+    t0 = time.time()
+    threads = [threading.Thread(target=client_loop, args=(k,)) for k in range(clients)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return time.time() - t0, lat, errors, judged[0]
+
+
+def metric(url, name):
+    import urllib.request
+    text = urllib.request.urlopen(url + "/metrics", timeout=60).read().decode()
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    return 0.0
 
 
 def main():
@@ -47,90 +156,46 @@ def main():
     ap.add_argument("nkiagent")
     ap.add_argument("--clients", type=int, default=8)
     ap.add_argument("--requests", type=int, default=500, help="per client")
+    ap.add_argument("--warmup", type=int, default=10, help="requests per client in the warm-up")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--tasks", type=int, default=6, help="distinct tasks used")
+    ap.add_argument("--only", choices=KINDS, help="send only this kind of request")
+    ap.add_argument("--repeat", action="store_true", help="reuse two inputs per task (memo hits)")
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
 
-    server = subprocess.Popen([a.nkiagent, "serve", "--bind", "127.0.0.1:0", "--jobs", str(a.jobs),
-                               "--held-out-secret", "424242"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    url = server.stdout.readline().split("listening on ")[1].split(" ")[0]
-    c = Client(url)
-    rng = random.Random(a.seed)
-    items = corpus(c)
-    tasks = sorted({t for t, _ in items})[: a.tasks]
-    items = [i for i in items if i[0] in tasks]
-    # Warm-up: every distinct input once (golden data, first compile), then measure.
-    t0 = time.time()
-    for task, code in items:
-        c.reward(task, code=code)
-    warm_s = time.time() - t0
-    rss_warm = rss_kb(server.pid)
+    server, url = start_server(a.nkiagent, a.jobs)
+    try:
+        c = Client(url)
+        inputs = Inputs(corpus(c, a.tasks), a.repeat)
+        t0 = time.time()
+        _, _, werr, _ = run_phase(url, inputs, a.clients, max(a.warmup, len(KINDS)), a.seed + 7, a.only, None)
+        warm_s = time.time() - t0
+        rss_warm, cpu0 = rss_kb(server.pid), cpu_seconds(server.pid)
+        hits0, judged0 = metric(url, "nkiagent_reward_cache_hits_total"), metric(url, "nkiagent_kernels_judged_total")
+        wall, lat, errors, rewards = run_phase(url, inputs, a.clients, a.requests, a.seed, a.only, {})
+        cpu = cpu_seconds(server.pid) - cpu0
+        rss_end = rss_kb(server.pid)
+        hits = metric(url, "nkiagent_reward_cache_hits_total") - hits0
+        judged = metric(url, "nkiagent_kernels_judged_total") - judged0
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
 
-    lat = {"reward": [], "batch": [], "verify": [], "compile": [], "health": []}
-    errors = []
-    rewards = [0]
-    lock = threading.Lock()
-
-    def client_loop(k):
-        r = random.Random(a.seed * 1000 + k)
-        cl = Client(url)
-        for _ in range(a.requests):
-            kind = r.choices(["reward", "batch", "verify", "compile", "health"], [5, 2, 1, 1, 1])[0]
-            task, code = r.choice(items)
-            t = time.time()
-            try:
-                if kind == "reward":
-                    cl.reward(task, code=code)
-                    n = 1
-                elif kind == "batch":
-                    cl.rewards([{"task": tk, "code": cd} for tk, cd in r.sample(items, 4)])
-                    n = 4
-                elif kind == "verify":
-                    try:
-                        cl.verify(task, code)
-                    except ServeError as e:
-                        if e.status != 422:
-                            raise
-                    n = 0
-                elif kind == "compile":
-                    cl.compile(task, code)
-                    n = 0
-                else:
-                    cl.health()
-                    n = 0
-            except Exception as e:  # noqa: BLE001 -- every failure is a finding
-                with lock:
-                    errors.append(f"{kind}: {e}")
-                continue
-            with lock:
-                lat[kind].append(time.time() - t)
-                rewards[0] += n
-
-    t0 = time.time()
-    threads = [threading.Thread(target=client_loop, args=(k,)) for k in range(a.clients)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    wall = time.time() - t0
-    rss_end = rss_kb(server.pid)
-    metrics = json.dumps(c._call("GET", "/v1/health"))
-    server.terminate()
-    server.wait(timeout=60)
-
-    print(f"clients {a.clients} x {a.requests} requests, --jobs {a.jobs}, {len(tasks)} tasks, {len(items)} inputs")
-    print(f"warm-up {warm_s:.1f} s; run {wall:.1f} s; errors {len(errors)}")
+    print(f"{a.nkiagent}: clients {a.clients} x {a.requests} requests, --jobs {a.jobs}, "
+          f"{len(inputs.tasks)} tasks, only={a.only or 'mixed'}, load average {os.getloadavg()[0]:.1f}")
+    print(f"warm-up {warm_s:.1f} s ({len(werr)} errors); run {wall:.1f} s; errors {len(errors)}")
     for k, v in lat.items():
         if v:
             v.sort()
             print(f"  {k:8s} n={len(v):5d} p50={statistics.median(v)*1000:8.1f} ms  p99={v[int(0.99*(len(v)-1))]*1000:8.1f} ms")
-    print(f"rewards/s {rewards[0]/wall:.1f}; RSS after warm-up {rss_warm/1024:.1f} MiB, at end {rss_end/1024:.1f} MiB "
+    print(f"rewards {rewards} ({int(hits)} memo hits), kernels judged {int(judged)}; rewards/s {rewards/wall:.2f}; "
+          f"server CPU {cpu:.1f} s = {cpu/max(judged,1):.3f} CPU s per judged kernel request")
+    print(f"RSS after warm-up {rss_warm/1024:.1f} MiB, at end {rss_end/1024:.1f} MiB "
           f"({100.0*(rss_end-rss_warm)/max(rss_warm,1):+.1f} %)")
-    print(metrics)
-    for e in errors[:10]:
+    for e in (werr + errors)[:10]:
         print("error:", e)
-    return 1 if errors else 0
+    return 1 if errors or werr else 0
 
 
 if __name__ == "__main__":

@@ -60,7 +60,9 @@ double fraction_correct(const VerifyReport& r) {
 
 VerifyReport run_verify(const TaskSpec& task, const std::string& code, const VerifyOptions& vo, const EvalSettings& s) {
   auto file = std::make_shared<SourceFile>("kernel.py", code);
-  return verify_task(task, vo, toolchain::make_runner(file, s.run));
+  VerifyOptions with = vo;
+  with.shared_golden = s.golden;
+  return verify_task(task, with, s.runner ? s.runner : toolchain::make_runner(file, s.run));
 }
 
 }  // namespace

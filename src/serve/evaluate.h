@@ -12,6 +12,7 @@
 
 #include "task/task_spec.h"
 #include "toolchain/speed.h"
+#include "task/verify.h"
 #include "toolchain/toolchain.h"
 
 namespace nki::serve {
@@ -32,6 +33,8 @@ struct EvalSettings {
   int held_out_trials = 2;     // added to the public trials of every reward
   uint64_t held_out_secret = 0;
   std::shared_ptr<const toolchain::BaselineLookup> baselines;  // for the perf reward; may be null
+  SharedGoldenProvider golden;  // empty: load_golden (torch + the on-disk cache)
+  KernelRunner runner;          // empty: compile and simulate under `run`
 };
 
 // The diagnostic codes of a kernel stopped by a resource limit (time or memory), not judged.

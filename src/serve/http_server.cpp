@@ -130,6 +130,10 @@ struct HttpServer::Impl {
     gauge("nkiagent_workers_busy", "Workers judging a kernel now.", s.busy_workers);
     gauge("nkiagent_workers_total", "Size of the worker pool (--jobs).", service.config().jobs);
     gauge("nkiagent_requests_waiting", "Requests waiting for a worker.", s.waiting);
+    gauge("nkiagent_reward_memo_entries", "Rewards held by the memo (bounded, least recently used out).",
+          static_cast<long long>(service.memo_entries()));
+    gauge("nkiagent_golden_bytes", "Golden data held in memory (bounded, least recently used out).",
+          service.golden().bytes());
     std::lock_guard<std::mutex> lock(stats_mutex);
     m << "# HELP nkiagent_http_requests_total HTTP requests by route and status.\n"
          "# TYPE nkiagent_http_requests_total counter\n";
@@ -175,6 +179,14 @@ struct HttpServer::Impl {
     int threads = options.http_threads > 0 ? options.http_threads : std::max(8, 4 * service.config().jobs);
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     server.set_payload_max_length(options.max_body_bytes);
+    // SO_REUSEADDR only. cpp-httplib's default is SO_REUSEPORT, which lets a second server (a
+    // forgotten one, or another user's) bind the same port and silently take half the requests;
+    // SO_REUSEADDR alone still lets a restart after a crash or kill -9 bind at once despite the
+    // old connections in TIME_WAIT (tests/serve/kill_restart_test.py).
+    server.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, reinterpret_cast<const void*>(&yes), sizeof(yes));
+    });
     server.set_read_timeout(options.read_timeout_seconds, 0);
     server.set_write_timeout(options.read_timeout_seconds, 0);
     // Anything httplib answers by itself (unknown route, oversized body) gets a JSON body too.

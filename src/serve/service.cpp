@@ -9,8 +9,10 @@
 #include "agent/environment.h"
 #include "agent/prompts.h"
 #include "agent/transcript.h"
+#include "task/sha256.h"
 #include "task/verify.h"
 #include "toolchain/agent_glue.h"
+#include "toolchain/isolated.h"
 
 namespace nki::serve {
 
@@ -146,7 +148,7 @@ std::string random_id() {
 
 }  // namespace
 
-Service::Service(ServiceConfig config) : config_(std::move(config)) {
+Service::Service(ServiceConfig config) : config_(std::move(config)), golden_(config_.golden_bytes) {
   free_workers_ = std::max(1, config_.jobs);
   eval_.held_out_trials = config_.held_out_trials;
   eval_.held_out_secret = config_.held_out_secret;
@@ -215,12 +217,69 @@ ojson Service::judge(const json& body, F&& fn) {
   return r;
 }
 
+ojson Service::judge_isolated(const TaskSpec& t, const std::string& code, Work w, RewardKind kind) {
+  std::vector<int> trials;
+  if (w != Work::Compile) {
+    for (int k = 0; k < t.trials; ++k) trials.push_back(k);
+    if (w == Work::Reward)
+      for (int k : held_out_trials(t, eval_.held_out_secret, eval_.held_out_trials)) trials.push_back(k);
+  }
+  // Loaded here, before the fork: the child reads them from its copy of this memory.
+  std::vector<std::shared_ptr<const GoldenTrial>> loaded = golden_.get(t, trials);
+  std::map<int, std::shared_ptr<const GoldenTrial>> by_trial;
+  for (size_t i = 0; i < trials.size(); ++i) by_trial[trials[i]] = loaded[i];
+  SharedGoldenProvider golden = [&by_trial](const TaskSpec& task, int k) {
+    auto it = by_trial.find(k);
+    if (it == by_trial.end()) throw IoError("no golden data loaded for trial " + std::to_string(k) + " of " + task.id);
+    return it->second;
+  };
+  EvalSettings in_child = eval_;
+  in_child.run.isolation.enabled = false;  // the whole judgement is already the isolated child
+  in_child.golden = golden;
+  auto work = [&]() -> std::string {
+    switch (w) {
+      case Work::Compile: return compile_kernel_json(t, code, in_child).dump();
+      case Work::Verify: return verify_kernel_json(t, code, in_child).dump();
+      case Work::Reward: break;
+    }
+    return reward_json(t, code, kind, in_child).dump();
+  };
+  // The per-kernel limits of one compile and simulation, the wall-clock one once per trial.
+  sandbox::Limits lim = toolchain::isolation_limits(eval_.run.isolation, eval_.run.trace,
+                                                    w == Work::Compile ? nullptr : &eval_.run.machine);
+  if (lim.wall_seconds > 0) lim.wall_seconds *= static_cast<double>(std::max<size_t>(1, trials.size()));
+  sandbox::Result res = toolchain::run_work_isolated(work, lim, eval_.run.isolation);
+  if (res.ok()) return ojson::parse(res.payload);
+
+  // The child did not answer (a limit, a crash): judged as a kernel that failed while running,
+  // exactly as when the child of one trial fails.
+  auto file = std::make_shared<SourceFile>("kernel.py", code);
+  Diagnostic d = toolchain::isolation_failure(file, res, w != Work::Compile);
+  if (w == Work::Compile) {
+    return {{"ok", false}, {"kernel", ""}, {"diagnostics", ojson::parse(render_json({d}, false)).at("diagnostics")},
+            {"text", render_text(d)}, {"limit_exceeded", is_limit_code(d.code)}};
+  }
+  EvalSettings failed = eval_;
+  failed.golden = golden;
+  failed.runner = [d](const std::vector<HostTensor>&) {
+    KernelRunResult r;
+    r.status = RunStatus::RuntimeError;
+    r.diagnostics.push_back(d);
+    return r;
+  };
+  return w == Work::Verify ? verify_kernel_json(t, code, failed) : reward_json(t, code, kind, failed);
+}
+
 ojson Service::compile(const json& body) {
-  return judge(body, [&](const TaskSpec& t, const std::string& c) { return compile_kernel_json(t, c, eval_); });
+  return judge(body, [&](const TaskSpec& t, const std::string& c) {
+    return judge_isolated(t, c, Work::Compile, RewardKind::Binary);
+  });
 }
 
 ojson Service::verify(const json& body) {
-  return judge(body, [&](const TaskSpec& t, const std::string& c) { return verify_kernel_json(t, c, eval_); });
+  return judge(body, [&](const TaskSpec& t, const std::string& c) {
+    return judge_isolated(t, c, Work::Verify, RewardKind::Binary);
+  });
 }
 
 // One {task, code, reward} item. Identical inputs give identical results: verification is
@@ -237,21 +296,22 @@ ojson Service::reward_one(const json& item) {
             {"verdict", "no_code"}, {"passed", false}, {"tier", "none"}, {"fraction_correct", 0.0},
             {"trials", 0}, {"held_out_trials", 0}, {"limit_exceeded", false}, {"task", t.id}};
   }
-  std::string key = std::string(reward_kind_name(kind)) + '\0' + t.id + '\0' + code;
+  std::string key = std::string(reward_kind_name(kind)) + '\0' + t.id + '\0' + sha256_hex(code);
   ++stats_.rewards;
   {
     std::lock_guard<std::mutex> lock(cache_mutex_);
     auto it = reward_cache_.find(key);
     if (it != reward_cache_.end()) {
       ++stats_.reward_cache_hits;
-      return it->second;
+      memo_lru_.splice(memo_lru_.begin(), memo_lru_, it->second.second);
+      return it->second.first;
     }
   }
   ojson r;
   {
     WorkerSlot slot(*this);
     ++stats_.kernels_judged;
-    r = reward_json(t, code, kind, eval_);
+    r = judge_isolated(t, code, Work::Reward, kind);
   }
   r["task"] = t.id;
   if (r.value("limit_exceeded", false)) {
@@ -259,9 +319,19 @@ ojson Service::reward_one(const json& item) {
     return r;
   }
   std::lock_guard<std::mutex> lock(cache_mutex_);
-  if (reward_cache_.size() >= config_.cache_entries) reward_cache_.clear();
-  reward_cache_[key] = r;
+  if (reward_cache_.count(key) || config_.cache_entries == 0) return r;  // judged twice at once
+  memo_lru_.push_front(key);
+  reward_cache_.emplace(key, std::make_pair(r, memo_lru_.begin()));
+  while (reward_cache_.size() > config_.cache_entries) {
+    reward_cache_.erase(memo_lru_.back());
+    memo_lru_.pop_back();
+  }
   return r;
+}
+
+size_t Service::memo_entries() const {
+  std::lock_guard<std::mutex> lock(cache_mutex_);
+  return reward_cache_.size();
 }
 
 ojson Service::reward(const json& body) {
@@ -370,7 +440,7 @@ ojson Service::episode_reward(Episode& e, agent::StopReason stop) {
     reward = j.verdict == VerdictKind::Pass ? 1.0 : -0.5;
     if (e.reward == RewardKind::Graded) reward = 0.0;  // no kernel: the bottom tier
   } else {
-    reward = reward_json(task_by_id(e.task_id), j.final_kernel, e.reward, eval_)["reward"];
+    reward = judge_isolated(task_by_id(e.task_id), j.final_kernel, Work::Reward, e.reward)["reward"];
   }
   return {{"verdict", verdict_kind_name(j.verdict)}, {"reward", reward}, {"final_kernel", j.final_kernel},
           {"kernel_turn", j.kernel_turn}, {"pass_turn", j.pass_turn}, {"tool_calls", j.tool_calls}};
@@ -382,7 +452,8 @@ ojson Service::step_episode(const std::string& id, const json& body) {
   {
     std::lock_guard<std::mutex> lock(episodes_mutex_);
     auto it = episodes_.find(id);
-    if (it == episodes_.end()) throw ApiError(404, "unknown_episode", "no episode '" + id + "' (finished long ago, expired or never started)");
+    if (it == episodes_.end()) throw ApiError(404, "unknown_episode", "no episode '" + id + "' (finished long ago, expired, never started, or the server restarted since: "
+                                                               "episodes live in the server's memory only; start a new one)");
     e = it->second;
     if (e->busy) throw ApiError(409, "episode_busy", "a step of this episode is still running");
     if (e->done) throw ApiError(409, "episode_done", "the episode is over; start a new one");

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@
 
 #include "agent/environment.h"
 #include "serve/evaluate.h"
+#include "serve/golden_store.h"
 #include "task/task_spec.h"
 
 namespace nki::serve {
@@ -42,7 +44,8 @@ struct ServiceConfig {
   size_t max_batch = 64;             // items per batch request
   int max_turns = 50;                // upper bound a client may ask for
   double queue_seconds = 120;        // longest wait for a worker before 503
-  size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result)
+  size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result), LRU
+  int64_t golden_bytes = int64_t{512} << 20;  // golden data kept in memory (GoldenStore), LRU
 };
 
 class Service {
@@ -74,6 +77,8 @@ class Service {
   };
   const Stats& stats() const { return stats_; }
   size_t active_episodes() const;
+  size_t memo_entries() const;
+  const GoldenStore& golden() const { return golden_; }
   const ServiceConfig& config() const { return config_; }
   size_t task_count() const { return tasks_.size(); }
 
@@ -85,6 +90,10 @@ class Service {
   const TaskSpec& task_by_id(const std::string& id) const;
   template <class F> nlohmann::ordered_json judge(const nlohmann::json& body, F&& fn);
   nlohmann::ordered_json reward_one(const nlohmann::json& item);
+  enum class Work { Compile, Verify, Reward };
+  // Compiles, verifies or rewards `code` in ONE isolated child (every trial in it, against
+  // golden data from golden_), instead of a child per trial plus a second trace here.
+  nlohmann::ordered_json judge_isolated(const TaskSpec& t, const std::string& code, Work w, RewardKind kind);
   nlohmann::ordered_json episode_reward(Episode& e, agent::StopReason stop);
   void expire_episodes();
 
@@ -97,8 +106,13 @@ class Service {
   std::condition_variable pool_cv_;
   int free_workers_ = 0;
 
-  std::mutex cache_mutex_;
-  std::unordered_map<std::string, nlohmann::ordered_json> reward_cache_;
+  mutable std::mutex cache_mutex_;
+  // Key: reward kind, task id and the SHA-256 of the kernel (not the kernel: a bound on
+  // entries is then a bound on bytes). Front of the list: most recently used.
+  std::list<std::string> memo_lru_;
+  std::unordered_map<std::string, std::pair<nlohmann::ordered_json, std::list<std::string>::iterator>> reward_cache_;
+
+  GoldenStore golden_;
 
   mutable std::mutex episodes_mutex_;
   std::map<std::string, std::shared_ptr<Episode>> episodes_;

@@ -123,31 +123,37 @@ VerifyReport verify_task(const TaskSpec& task, const VerifyOptions& opts, Kernel
   report.strict = opts.strict;
   report.trials_requested = opts.trials > 0 ? opts.trials : task.trials;
   GoldenProvider golden_of = opts.golden;
+  SharedGoldenProvider shared_of = opts.shared_golden;
+  if (!shared_of && golden_of)
+    shared_of = [&golden_of](const TaskSpec& t, int k) { return std::make_shared<const GoldenTrial>(golden_of(t, k)); };
+  const bool generate = !shared_of;  // neither provider given: load_golden, prefetched here
   // (report.trials_requested grows by the held-out trials below.)
-  if (!golden_of) {
+  if (generate) {
     // Generate all missing trials in one Python run before the loop; loading is then cached.
     std::vector<int> all(static_cast<size_t>(report.trials_requested));
     for (int k = 0; k < report.trials_requested; ++k) all[static_cast<size_t>(k)] = k;
     prefetch_golden(task, all, find_torch_python());
-    golden_of = [](const TaskSpec& t, int k) { return load_golden(t, k); };
+    shared_of = [](const TaskSpec& t, int k) { return std::make_shared<const GoldenTrial>(load_golden(t, k)); };
   }
 
   std::vector<int> order;
   for (int k = 0; k < report.trials_requested; ++k) order.push_back(k);
   order.insert(order.end(), opts.held_out.begin(), opts.held_out.end());
   report.trials_requested = static_cast<int>(order.size());
-  if (!opts.golden && !opts.held_out.empty()) prefetch_golden(task, opts.held_out, find_torch_python());
+  if (generate && !opts.held_out.empty()) prefetch_golden(task, opts.held_out, find_torch_python());
 
   for (size_t i = 0; i < order.size(); ++i) {
     const int k = order[i];
-    GoldenTrial golden = golden_of(task, k);
+    std::shared_ptr<const GoldenTrial> held = shared_of(task, k);
+    const GoldenTrial& golden = *held;
     TrialReport tr;
     tr.trial = k;
     tr.seed = task.trial_seed(k);
     tr.held_out = i >= order.size() - opts.held_out.size();
-    // The runner gets its own copy so that golden.args stays the pristine "before" state.
-    std::vector<HostTensor> args = golden.args;
-    judge_trial(task, opts, golden, run_guarded(run, args), tr);
+    // The runner takes the arguments read-only (KernelRunner's signature) and reports their
+    // state after the run in args_after, so golden.args stays the pristine "before" state
+    // without a copy per trial.
+    judge_trial(task, opts, golden, run_guarded(run, golden.args), tr);
     bool passed = tr.passed;
     RunStatus rs = tr.run_status;
     report.trials.push_back(std::move(tr));

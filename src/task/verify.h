@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,8 @@ struct KernelRunResult {
 using KernelRunner = std::function<KernelRunResult(const std::vector<HostTensor>& args)>;
 // Supplies golden data; the default is load_golden (torch + cache). Tests substitute their own.
 using GoldenProvider = std::function<GoldenTrial(const TaskSpec& task, int trial)>;
+// The same from data someone keeps in memory (the RL server): shared, never copied per trial.
+using SharedGoldenProvider = std::function<std::shared_ptr<const GoldenTrial>(const TaskSpec& task, int trial)>;
 
 struct VerifyOptions {
   int trials = 0;                     // 0 = the task's own trial count
@@ -38,6 +41,7 @@ struct VerifyOptions {
   bool stop_on_failure = true;        // stop after the first failing trial
   int max_examples = 5;               // mismatching elements listed per output
   GoldenProvider golden;              // empty = load_golden
+  SharedGoldenProvider shared_golden; // when set, used instead of `golden`
   // Trial indices run after the task's own trials (held_out_trials() below): the final verdict
   // of an episode uses trials whose inputs the model never saw.
   std::vector<int> held_out;

@@ -95,6 +95,19 @@ void expect_answer(wire::Reader& rd) {
 
 }  // namespace
 
+sandbox::Limits isolation_limits(const Isolation& iso, const front::TraceOptions& trace, const machine::RunOptions* sim) {
+  return limits_for(iso, trace, sim);
+}
+
+Diagnostic isolation_failure(const SourceFilePtr& file, const sandbox::Result& r, bool simulating) {
+  return failure_diagnostic(file, r, simulating);
+}
+
+sandbox::Result run_work_isolated(const std::function<std::string()>& work, const sandbox::Limits& limits,
+                                  const Isolation& iso) {
+  return run_with_retries(work, limits, iso.crash_retries);
+}
+
 CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOptions& opts, const Isolation& iso) {
   auto work = [&]() {
     CompileResult c;
@@ -170,7 +183,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
     out.diagnostics.push_back(plain_error(file, "internal_error", e.what(), ""));
     return out;
   }
-  if (out.status != RunStatus::CompileError) {
+  if (out.status != RunStatus::CompileError && settings.isolation.rebuild_kernel) {
     front::TraceOptions t = settings.trace;
     if (settings.machine.numerics == machine::Numerics::LegacySim) t.simulation_leniency = true;
     if (t.args.empty())

@@ -63,8 +63,10 @@ RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs,
 }
 
 KernelRunner make_runner(const SourceFilePtr& file, const RunSettings& settings) {
-  return [file, settings](const std::vector<HostTensor>& args) {
-    RunOutcome o = run(file, args, settings);
+  RunSettings judging = settings;
+  judging.isolation.rebuild_kernel = false;  // a KernelRunResult carries no IR: skip the second trace
+  return [file, judging](const std::vector<HostTensor>& args) {
+    RunOutcome o = run(file, args, judging);
     KernelRunResult r;
     r.status = o.status;
     r.diagnostics = std::move(o.diagnostics);

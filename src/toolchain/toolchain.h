@@ -34,6 +34,9 @@ struct Isolation {
   double wall_seconds = 0;    // 0: the evaluation and simulation time budgets plus a margin
   int64_t memory_bytes = 0;   // 0: the simulator and evaluation memory budgets plus 1 GiB
   int crash_retries = 1;      // a crashed child is run again this many times (transient faults)
+  // run(): rebuild RunOutcome::kernel here after the child ran (a second trace). Callers that
+  // only judge outputs (make_runner, verify) turn it off and get a null kernel.
+  bool rebuild_kernel = true;
 };
 
 // Parses, traces and checks `file` under `iso` (in a child process when enabled). The IR of a

@@ -6,7 +6,13 @@
 #include <cmath>
 #include <httplib.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -63,6 +69,7 @@ class ServeTest : public ::testing::Test {
     HttpOptions h;
     h.port = 0;
     h.max_body_bytes = 64 * 1024;
+    h.read_timeout_seconds = 3;  // short, so that the half-request test below is quick
     server_ = new HttpServer(*service_, h);
     port_ = server_->bind();
     thread_ = new std::thread([] { server_->listen(); });
@@ -232,6 +239,57 @@ TEST_F(ServeTest, BadRequestsGetJsonErrors) {
   expect_error(client().Post("/v1/reward", big, "application/json"), 413, "body_too_large");
   expect_error(client().Get("/v1/nothing"), 404, "not_found");
   expect_error(client().Get("/v1/tasks/no_such_task/prompt"), 404, "unknown_task");
+}
+
+TEST_F(ServeTest, TooManyBatchItemsIsRefusedBeforeJudging) {
+  json items = json::array();
+  for (int i = 0; i < 65; ++i) items.push_back({{"task", kTask}, {"code", kSyntax}});
+  auto start = std::chrono::steady_clock::now();
+  int st = 0;
+  json r = post("/v1/reward", {{"items", items}}, &st);
+  EXPECT_EQ(st, 413) << r.dump();
+  EXPECT_EQ(r["error"]["code"], "batch_too_large");
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 10);
+}
+
+TEST_F(ServeTest, KernelAllocatingWithoutBoundGetsTheFailureReward) {
+  const char* hog =
+      "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n@nki.jit\ndef add_kernel(a, b):\n"
+      "    xs = [0]\n    while True:\n        xs = xs + xs\n    return a\n";
+  auto start = std::chrono::steady_clock::now();
+  int st = 0;
+  json r = reward(hog, "binary", &st);
+  EXPECT_EQ(st, 200) << r.dump();
+  EXPECT_EQ(r["reward"], -0.5) << r.dump();
+  EXPECT_EQ(r["passed"], false);
+  EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 60);
+  // The server is unharmed.
+  json ok = reward(solution() + "\n# after the memory hog\n", "binary", &st);
+  EXPECT_EQ(st, 200);
+  EXPECT_EQ(ok["reward"], 1.0) << ok.dump();
+}
+
+// A client that sends half a request and then nothing is cut after the read timeout, and the
+// server answers others meanwhile.
+TEST_F(ServeTest, HalfRequestIsCutAfterTheReadTimeout) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(fd, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port_));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+  const char* half = "POST /v1/reward HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"task\":";
+  ASSERT_GT(::send(fd, half, std::strlen(half), 0), 0);
+  auto start = std::chrono::steady_clock::now();
+  EXPECT_EQ(client().Get("/v1/health")->status, 200);
+  char buf[512];
+  ssize_t n;
+  while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) {}
+  double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ::close(fd);
+  EXPECT_EQ(n, 0);  // closed by the server
+  EXPECT_LT(s, 20);
 }
 
 TEST_F(ServeTest, InfiniteLoopKernelIsCutInBoundedTime) {
