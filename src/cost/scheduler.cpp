@@ -361,7 +361,10 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       shift(by, left, rec, delta, work_delta, first_rec, last_done);
       ++extrapolated_;
       // What the remaining iterations read and write, so later instructions depend on them.
-      for (int64_t j = i + 1; j < trips; ++j) replay_iteration(j, static_cast<double>(j - i) * std::max(step, 0.0), rec);
+      for (int64_t j = i + 1; j < trips; ++j) {
+        charge_replayed_iteration();
+        replay_iteration(j, static_cast<double>(j - i) * std::max(step, 0.0), rec);
+      }
       return;
     }
     prev = std::move(now);
@@ -410,6 +413,10 @@ void Scheduler::run_block(const std::vector<ir::Stmt>& body, int depth, bool fir
     if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
       if (first_iteration || !hoisted_.count(in)) exec(*in);
     } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      // A loop whose body holds no instruction (at any depth) schedules nothing, however many
+      // times it runs; walking its iterations would only spend time (an untrusted kernel can
+      // ask for 2^36 of them).
+      if (body_size(lp->body) == 0) continue;
       iterate(
           lp->trip_count(), depth + 1, lp,
           [&](int64_t i) {
@@ -435,8 +442,10 @@ void Scheduler::replay_block(const std::vector<ir::Stmt>& body, double offset, i
     if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
       if (first_iteration || !hoisted_.count(in)) replay(*in, offset, loop_rec);
     } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
+      if (body_size(lp->body) == 0) continue;
       const int64_t trips = lp->trip_count();
       for (int64_t i = 0; i < trips; ++i) {
+        charge_replayed_iteration();
         env_.set_loop(lp->id, lp->start + i * lp->step);
         enter_block(lp->body, false);
         replay_block(lp->body, offset, loop_rec, i == 0);
@@ -449,10 +458,17 @@ void Scheduler::replay_block(const std::vector<ir::Stmt>& body, double offset, i
   }
 }
 
-void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
+// Replaying extrapolated iterations is bounded like scheduling: every instruction and every loop
+// iteration walked counts, so an empty or tiny body with an enormous trip count ends in
+// CostBudgetError instead of running for hours.
+void Scheduler::charge_replayed_iteration() {
   if (++replayed_ > 20 * o_.max_scheduled_ops)
     throw CostBudgetError("the cost model walked more than " + std::to_string(20 * o_.max_scheduled_ops) +
-                          " instructions of extrapolated loop iterations");
+                          " instructions and loop iterations of extrapolated loops");
+}
+
+void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
+  charge_replayed_iteration();
   auto it = last_time_.find(&in);
   if (it == last_time_.end() || in.dst.tensor < 0) return;
   const double end = it->second.first + offset, done = it->second.second + offset;

@@ -71,6 +71,7 @@ class Scheduler {
   // Extrapolated iterations: record what they read and write (no scheduling), at the times of
   // the same instructions in the last scheduled iteration plus `offset`.
   void replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration);
+  void charge_replayed_iteration();
   void replay(const ir::Instr& in, double offset, int loop_rec);
   void memset_tile(int tensor);
   void shift(double by, int64_t left, int loop_rec, const std::vector<double>& delta, const std::vector<double>& work_delta, int first_rec, double last_done);
