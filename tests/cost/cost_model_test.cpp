@@ -211,6 +211,41 @@ TEST(CostModel, BudgetStopsRunawayScheduling) {
   EXPECT_THROW(estimate(*k, default_table(Target::Trn1), o), CostBudgetError);
 }
 
+// Untrusted kernels: a loop of 2^36 iterations must neither hang the model when its body holds no
+// instruction (nothing to schedule: skipped) nor when it holds one (the replay of extrapolated
+// iterations is charged against the budget and ends in CostBudgetError).
+constexpr const char* kHugeLoop = R"(
+import neuronxcc.nki as nki
+import neuronxcc.nki.language as nl
+
+@nki.jit
+def huge_loop(x):
+    out = nl.ndarray((128, 64), dtype=x.dtype, buffer=nl.shared_hbm)
+    t = nl.load(x)
+    for i in nl.sequential_range(1 << 36):
+        BODY
+    nl.store(out, value=t)
+    return out
+)";
+
+std::string huge_loop(const std::string& body) {
+  std::string s = kHugeLoop;
+  s.replace(s.find("BODY"), 4, body);
+  return s;
+}
+
+TEST(CostModel, HugeLoopsEndQuickly) {
+  auto empty = compile_text(huge_loop("pass"), {"128x64:float32"});
+  ASSERT_TRUE(empty);
+  CostOptions o;
+  o.max_scheduled_ops = 1000;
+  CostReport r = estimate(*empty, default_table(Target::Trn1), o);  // returns: the loop costs nothing
+  EXPECT_GT(r.latency_ns, 0);
+  auto busy = compile_text(huge_loop("nl.store(out, value=t)"), {"128x64:float32"});
+  ASSERT_TRUE(busy);
+  EXPECT_THROW(estimate(*busy, default_table(Target::Trn1), o), CostBudgetError);
+}
+
 // The trace is Chrome trace-event JSON: an object with "traceEvents"; metadata events (ph "M")
 // name the process and one thread per track; complete events (ph "X") carry name, pid, tid,
 // ts and dur in microseconds (Trace Event Format, "Complete Events" and "Metadata Events").
