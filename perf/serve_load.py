@@ -59,6 +59,19 @@ def corpus(client, ntasks):
     return out
 
 
+def call_unknown_api(code):
+    """The kernel with a call of an API nki.language does not have as its first statement: the
+    checker rejects it while tracing. (An error in module-level code would not do: a failing
+    module-level statement is reported only where what it binds is used, lang/interp.h.)"""
+    lines = code.split("\n")
+    i = next(k for k, line in enumerate(lines) if line.lstrip().startswith("@nki.jit"))
+    while not lines[i].rstrip().endswith(":"):
+        i += 1
+    body = next(line for line in lines[i + 1:] if line.strip())
+    indent = body[:len(body) - len(body.lstrip())]
+    return "\n".join(lines[:i + 1] + [indent + "nl.no_such_function()"] + lines[i + 1:])
+
+
 class Inputs:
     """Kernels that differ in their source hash: a unique comment on the reference solution
     (passes), and one in four broken (a syntax error, or a call the checker rejects)."""
@@ -69,6 +82,7 @@ class Inputs:
         self.counter = itertools.count()
         self.lock = threading.Lock()
         self.repeat = repeat
+        self.broken = set()
 
     def pick(self, r):
         task = r.choice(self.tasks)
@@ -79,8 +93,20 @@ class Inputs:
             n = n % 2
         broken = n % 4 == 3
         if broken:
-            code += "\n)\n" if n % 8 == 3 else "\nnki.language.no_such_function()\n"
-        return task, code + f"\n# load-test variant {n}\n"
+            code = code + "\n)\n" if n % 8 == 3 else call_unknown_api(code)
+        code += f"\n# load-test variant {n}\n"
+        if broken:
+            with self.lock:
+                self.broken.add(code)
+        return task, code
+
+    def expect(self, code, passed, what):
+        """A verdict that differs from the kernel's known one is a finding: a reference
+        solution must pass every time, a broken copy must fail every time."""
+        with self.lock:
+            want = code not in self.broken
+        if bool(passed) != want:
+            raise RuntimeError(f"wrong {what} verdict: got passed={passed}, expected {want}")
 
 
 def start_server(binary, jobs, port=0):
@@ -109,20 +135,34 @@ def run_phase(url, inputs, clients, requests, seed, only, stats):
                     res = cl.reward(task, code=code)
                     if "reward" not in res:
                         raise RuntimeError(f"reward without a value: {res}")
+                    inputs.expect(code, res.get("passed"), "reward")
                     n = 1
                 elif kind == "batch":
-                    res = cl.rewards([dict(zip(("task", "code"), inputs.pick(r))) for _ in range(4)])
+                    items = [dict(zip(("task", "code"), inputs.pick(r))) for _ in range(4)]
+                    res = cl.rewards(items)
                     if len(res) != 4 or any("reward" not in x for x in res):
                         raise RuntimeError(f"bad batch answer: {res}")
+                    for item, x in zip(items, res):
+                        inputs.expect(item["code"], x.get("passed"), "batch reward")
                     n = 4
                 elif kind == "verify":
+                    task, code = inputs.pick(r)
                     try:
-                        cl.verify(*inputs.pick(r))
+                        res = cl.verify(task, code)
+                        inputs.expect(code, res.get("passed"), "verify")
                     except ServeError as e:
                         if e.status != 422:
                             raise
+                        inputs.expect(code, False, f"verify ({e.status})")
                 elif kind == "compile":
-                    cl.compile(*inputs.pick(r))
+                    task, code = inputs.pick(r)
+                    try:
+                        res = cl.compile(task, code)
+                        inputs.expect(code, res.get("ok"), "compile")
+                    except ServeError as e:
+                        if e.status != 422:
+                            raise
+                        inputs.expect(code, False, f"compile ({e.status}: {str(e)[:300]})")
                 else:
                     cl.health()
             except Exception as e:  # noqa: BLE001 -- every failure is a finding

@@ -13,11 +13,13 @@ namespace {
 thread_local int64_t t_net = 0;
 thread_local int64_t t_threshold = std::numeric_limits<int64_t>::max();
 thread_local bool t_refused = false;
+thread_local int64_t t_refused_bytes = 0;  // size of the last refused request, for the diagnostic
 
 [[maybe_unused]] void* counted_alloc(std::size_t n) {
   if (t_threshold != std::numeric_limits<int64_t>::max() &&
       static_cast<int64_t>(n) > t_threshold - t_net) {
     t_refused = true;
+    t_refused_bytes = static_cast<int64_t>(n);
     return nullptr;
   }
   void* p = std::malloc(n ? n : 1);
@@ -85,5 +87,13 @@ MemoryBudget::~MemoryBudget() {
 
 int64_t MemoryBudget::used() const { return t_net - base_; }
 bool MemoryBudget::refused() const { return t_refused; }
+void MemoryBudget::reset_thread_after_fork() {
+  t_net = 0;
+  t_threshold = std::numeric_limits<int64_t>::max();
+  t_refused = false;
+  t_refused_bytes = 0;
+}
+
+int64_t MemoryBudget::refused_bytes() const { return t_refused ? t_refused_bytes : 0; }
 
 }  // namespace nki

@@ -28,6 +28,12 @@ class MemoryBudget {
   int64_t limit() const { return limit_; }
   int64_t used() const;      // net heap growth of this thread since the budget was opened
   bool refused() const;      // an allocation was refused because of this budget
+  int64_t refused_bytes() const;  // the size of the refused request (0 if none)
+
+  // Forgets this thread's allocation history and any open budget. Called first thing in a
+  // forked child: the fork copies the calling thread's counters, which describe the parent
+  // (blocks other threads will free, budgets the child never opened), not the child.
+  static void reset_thread_after_fork();
 
  private:
   int64_t limit_;

@@ -683,11 +683,13 @@ TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Modu
     res.kernel = tracer.take_kernel();
   } catch (const std::bad_alloc&) {
     bool ours = budget && budget->refused();
+    int64_t used = ours ? budget->used() : 0, asked = ours ? budget->refused_bytes() : 0;
     budget.reset();  // the diagnostic itself needs memory
     if (ours)
       fail_here("evaluation_memory",
                 "compile-time evaluation of the kernel used more than its memory budget of " +
-                    std::to_string(opts.max_eval_bytes >> 20) + " MiB",
+                    std::to_string(opts.max_eval_bytes >> 20) + " MiB (" + std::to_string(used >> 20) +
+                    " MiB in use, a request for " + std::to_string(asked >> 20) + " MiB refused)",
                 "a Python value built at compile time (a list, string or unrolled loop) grows without bound");
     else
       fail_here("evaluation_memory", "the machine ran out of memory while evaluating the kernel", "");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/memory_budget.h"
 #include "sandbox/isolate.h"
 #include "toolchain/wire.h"
 
@@ -38,8 +39,14 @@ sandbox::Limits limits_for(const Isolation& iso, const front::TraceOptions& trac
 
 sandbox::Result run_with_retries(const std::function<std::string()>& work, const sandbox::Limits& l,
                                  int retries) {
-  sandbox::Result r = sandbox::run_isolated(work, l);
-  for (int i = 0; i < retries && r.outcome == sandbox::Outcome::Crashed; ++i) r = sandbox::run_isolated(work, l);
+  // The child starts with fresh heap accounting (base/memory_budget.h), whatever the forking
+  // thread of a long-running, multi-threaded caller (the RL server) had counted.
+  auto fresh = [&work]() {
+    MemoryBudget::reset_thread_after_fork();
+    return work();
+  };
+  sandbox::Result r = sandbox::run_isolated(fresh, l);
+  for (int i = 0; i < retries && r.outcome == sandbox::Outcome::Crashed; ++i) r = sandbox::run_isolated(fresh, l);
   return r;
 }
 
