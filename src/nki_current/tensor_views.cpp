@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "nki/api_common.h"
+#include "nki_current/api_versions.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
 
@@ -202,10 +203,33 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
   return t.view_of(v);
 }
 
+// NkiTensor methods this file implements, and those that fail loudly (tensor_attr below).
+const char* const kViewMethods[] = {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim"};
+const char* const kUnsupportedMethods[] = {"reshape_dim", "flatten_dims", "rearrange", "vector_select", "indirect",
+                                           "get_pattern", "is_contiguous", "is_indirect", "reinterpret_cast"};
+
 }  // namespace
+
+std::string tensor_attr_status(const std::string& name) {
+  // ap/strides/offset/buffer here; shape/dtype/ndim/size/name/itemsize/reshape/view are the
+  // 2.24 TensorObj's (src/nki/ndarray.cpp).
+  for (const char* n : {"ap", "strides", "offset", "buffer", "shape", "dtype", "ndim", "size", "name", "itemsize",
+                        "reshape", "view"})
+    if (name == n) return "implemented";
+  for (const char* n : kViewMethods)
+    if (name == n) return "implemented";
+  for (const char* n : kUnsupportedMethods)
+    if (name == n) return "unsupported";
+  return "";
+}
 
 Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::string& name) {
   auto self = std::static_pointer_cast<TensorObj>(x.shared_from_this());
+  // The view primitives are NKI 0.5+ (api_versions.def).
+  if (const ApiVersion* row = find_api_version("nl.NkiTensor." + name)) {
+    int minor = std::stoi(version().substr(2));
+    if (!row->in(minor)) current_error("api_not_in_version", absent_message(*row, minor), absent_hint(*row, minor));
+  }
   if (name == "strides" || name == "offset") {
     std::vector<int64_t> strides;
     int64_t offset = 0;
@@ -224,14 +248,12 @@ Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::s
       return access_pattern(*this, inner, self, call);
     });
   }
-  for (const char* n : {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim"})
+  for (const char* n : kViewMethods)
     if (name == n)
       return std::make_shared<py::BuiltinFn>(name, [this, self, name](py::Interp& inner, py::CallArgs& call) -> Ref {
         return view_method(*this, inner, self, name, call);
       });
-  for (const char* n : {"reshape_dim",
-                        "flatten_dims", "rearrange", "vector_select", "indirect", "get_pattern", "is_contiguous",
-                        "is_indirect", "reinterpret_cast"})
+  for (const char* n : kUnsupportedMethods)
     if (name == n)
       return front::unsupported_api(std::string("NkiTensor.") + n, "a view method of NKI 0.5+ that this simulator "
                                                                   "does not implement yet");
