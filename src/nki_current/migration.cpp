@@ -128,7 +128,34 @@ const std::set<std::string> kLegacyDstOps = {"dma_copy", "tensor_copy_dynamic_ds
 
 }  // namespace
 
+namespace {
+
+// Hints of the shared 2.24 checks that name 2.24 spellings, with their current-dialect wording.
+struct HintRewrite {
+  const char* from;
+  const char* to;
+};
+const HintRewrite kHintRewrites[] = {
+    {"mask the access (mask=(i < n)) or shrink the tile",
+     "clip the slice (e.g. x[i * 128 : min((i + 1) * 128, n)], NKI 0.2+ has no masks) or shrink the tile"},
+    {"use masks for ragged tiles",
+     "clip ragged tiles in the slice (e.g. x[i * 128 : min((i + 1) * 128, n)]); NKI 0.2+ has no masks"},
+    {"nl.store the tile into it", "copy the tile into it with nisa.dma_copy(dst=out, src=tile)"},
+    {"nl.store the values into it", "copy the values into it with nisa.dma_copy"},
+    {"then nl.store the result", "then copy the result out with nisa.dma_copy"},
+};
+
+void rewrite_legacy_wording(Diagnostic& d) {
+  for (const HintRewrite& r : kHintRewrites) {
+    auto at = d.hint.find(r.from);
+    if (at != std::string::npos) d.hint.replace(at, std::string(r.from).size(), r.to);
+  }
+}
+
+}  // namespace
+
 void add_current_migration_hints(const py::Module& module, const std::string& version, front::TraceResult& res) {
+  for (Diagnostic& d : res.diagnostics) rewrite_legacy_wording(d);
   if (!module.file) return;
   const SourceFile& f = *module.file;
   std::vector<CallSite> sites;
