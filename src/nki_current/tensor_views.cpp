@@ -41,18 +41,107 @@ Ref int_tuple(const std::vector<int64_t>& v) {
   return py::make_tuple(items);
 }
 
+// [[stride, count], ...] of .ap(): compile-time integer pairs, count >= 1.
+void ap_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std::vector<int64_t>* steps,
+                std::vector<int64_t>* counts) {
+  for (const Ref& pair : pattern->iterate(in)) {
+    std::vector<int64_t> sc;
+    for (const Ref& x : pair->iterate(in)) {
+      auto v = front::static_int(x);
+      if (!v) current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs of integers");
+      sc.push_back(*v);
+    }
+    if (sc.size() != 2 || sc[1] < 1)
+      current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs with count >= 1");
+    steps->push_back(sc[0]);
+    counts->push_back(sc[1]);
+  }
+  if (steps->empty()) current_error("invalid_arguments", api + " needs a non-empty pattern");
+}
+
+// .ap(pattern, offset, scalar_offset= / vector_offset=, indirect_dim=0) on an HBM tensor
+// (nki/migration/index.rst, "Scalar dynamic access" / "Vector dynamic access"): the element is
+// base.flat[offset + sum_k stride_k * i_k + value * row], row = the base's elements right of
+// dim 0, value = the SBUF scalar_offset ([1, 1]) or vector_offset[i_0] (then stride_0 is
+// ignored). Lowers to an ir::Indirect on dim 0 of a [rows, row] alias of the storage, the
+// indirect DMA the 2.24 `x[idx_tile, ...]` builds; a stride that is neither a multiple of row nor
+// stays inside a row is not modelled (the bounds pass reports it).
+Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, const ir::TensorDecl& base, int storage) {
+  const std::string api = "NkiTensor.ap";
+  const bool vector = b.has(3);
+  if (b.has(2) && vector) current_error("invalid_arguments", api + " takes scalar_offset or vector_offset, not both");
+  if (!ir::is_hbm(base.buffer))
+    current_error("unsupported_api", api + " with a dynamic offset on an on-chip tensor (tensor indirection, NKI 0.5+ "
+                                           "on NeuronCore-v4) is not implemented by this simulator yet");
+  TensorObj* idx = front::as_tensor(b[vector ? 3 : 2]);
+  if (!idx)
+    current_error("unsupported_api", api + "(" + b.name(vector ? 3 : 2) + "=) from a register is not implemented by "
+                                           "this simulator yet",
+                  "pass an SBUF tensor of int32 offsets");
+  if (!dtype_is_int(idx->dtype()) || idx->buffer() != ir::Buffer::Sbuf)
+    current_error("invalid_arguments", api + " " + b.name(vector ? 3 : 2) + " must be an integer tensor in SBUF");
+  std::vector<int64_t> steps, counts;
+  ap_pattern(in, b[0], api, &steps, &counts);
+  int64_t offset = 0;
+  if (b.has(1)) {
+    auto v = front::static_int(b[1]);
+    if (!v) current_error("invalid_arguments", api + " offset must be a compile-time integer");
+    offset = *v;
+  }
+  int64_t row = 1;
+  for (size_t d = 1; d < base.shape.size(); ++d) row *= base.shape[d];
+  int64_t idx_free = 1;
+  for (size_t d = 1; d < idx->shape().size(); ++d) idx_free *= idx->shape()[d];
+  if (vector && (idx->shape()[0] != counts[0] || idx_free != 1))
+    current_error("invalid_arguments", api + " vector_offset must hold one offset per element of the pattern's first "
+                                           "dim: shape [" + std::to_string(counts[0]) + ", 1], got " +
+                                           front::shape_str(idx->shape()));
+  if (!vector && ir::element_count(idx->shape()) != 1)
+    current_error("invalid_arguments", api + " scalar_offset must be a single element ([1, 1]), got " +
+                                           front::shape_str(idx->shape()));
+  auto alias = t.new_tensor({base.shape[0], row}, base.dtype, base.buffer, base.name, 0);
+  ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
+  nd.alias_of = storage;
+  nd.role = ir::TensorRole::Internal;
+  size_t r = counts.size();
+  ir::Access a;
+  a.tensor = alias->view.tensor;
+  a.shape = counts;
+  a.loc = t.loc();
+  a.offset = {ir::ScalarExpr::of(offset / row), ir::ScalarExpr::of(offset % row)};
+  a.coef.assign(2, std::vector<int64_t>(r, 0));
+  for (size_t k = vector ? 1 : 0; k < r; ++k) {
+    if (steps[k] != 0 && steps[k] % row == 0) a.coef[0][k] = steps[k] / row;
+    else a.coef[1][k] = steps[k];
+  }
+  // The offsets read at the instruction's coordinates: vector_offset[i_0, 0], or the one scalar.
+  ir::Access ia = idx->view;
+  ia.shape = counts;
+  for (auto& c : ia.coef) {
+    int64_t p = c.empty() ? 0 : c[0];
+    c.assign(r, 0);
+    if (vector) c[0] = p;
+  }
+  ir::Indirect ind;
+  ind.dim = 0;
+  ind.index = std::make_shared<ir::Access>(ia);
+  a.indirect = ind;
+  return t.view_of(a);
+}
+
 // t.ap(pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None).
 Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> self, py::CallArgs& call) {
   const std::string api = "NkiTensor.ap";
   Bound b(call, api, {"pattern", "offset", "scalar_offset", "vector_offset", "indirect_dim", "dtype"}, 1, false);
-  for (size_t i : {2, 3, 5})
-    if (b.has(i))
-      current_error("unsupported_api", api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
-                                             "simulator yet");
+  if (b.has(5))
+    current_error("unsupported_api", api + "(dtype=...) is in NKI 0.6 but not implemented by this simulator yet");
   if (b.has(4) && front::static_int(b[4]).value_or(1) != 0)
-    current_error("unsupported_api", api + "(indirect_dim=...) is not implemented by this simulator yet");
+    // nki/migration/index.rst, "Vector dynamic access": only indirect_dim=0 is supported.
+    current_error("unsupported_api", api + "(indirect_dim=...) other than 0 is not supported",
+                  "index the leading dim of the base tensor (indirect_dim=0)");
   int storage = t.storage_of(self->view.tensor);
   const ir::TensorDecl base = t.kernel().tensors[storage];
+  if (b.has(2) || b.has(3)) return dynamic_access_pattern(t, in, b, base, storage);
   std::vector<int64_t> steps, counts;
   for (const Ref& pair : b[0]->iterate(in)) {
     std::vector<int64_t> sc;
