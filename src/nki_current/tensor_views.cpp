@@ -4,6 +4,7 @@
 // pattern over that storage. Views lower to ir::Access over a flat alias of the storage.
 #include <algorithm>
 
+#include "ir/scalar_expr.h"
 #include "nki/api_common.h"
 #include "nki_current/api_versions.h"
 #include "nki_current/bind.h"
@@ -280,6 +281,99 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     not_partition(d);
     v.shape.insert(v.shape.begin() + d, 1);
     for (auto& c : v.coef) c.insert(c.begin() + d, 0);
+  } else if (name == "reshape_dim") {
+    // Split dim into `shape` (one entry may be -1); a split of an affine dim stays affine:
+    // sub-dim k steps by the dim's coefficient times the sizes to its right.
+    Bound b(call, api, {"dim", "shape"}, 2, false);
+    int64_t d = need_dim(b[0], false);
+    std::vector<int64_t> parts;
+    int infer = -1;
+    for (const Ref& x : b[1]->iterate(in)) {
+      int64_t n = need_int(x, "shape entry");
+      if (n == -1) {
+        if (infer >= 0) current_error("invalid_view", api + ": at most one shape entry may be -1");
+        infer = static_cast<int>(parts.size());
+      } else if (n < 1) {
+        current_error("invalid_view", api + ": shape entries must be positive (or one -1)");
+      }
+      parts.push_back(n);
+    }
+    if (parts.empty()) current_error("invalid_view", api + " needs a non-empty shape");
+    int64_t known = 1;
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (static_cast<int>(k) != infer) known *= parts[k];
+    if (infer >= 0) {
+      if (known == 0 || v.shape[d] % known != 0)
+        current_error("invalid_view", api + ": cannot infer -1 for dim of size " + std::to_string(v.shape[d]));
+      parts[infer] = v.shape[d] / known;
+    }
+    if (ir::element_count(parts) != v.shape[d])
+      current_error("invalid_view", api + ": prod(shape) " + std::to_string(ir::element_count(parts)) +
+                                        " != t.shape[" + std::to_string(d) + "] " + std::to_string(v.shape[d]));
+    if (d == 0 && on_chip && parts.size() > 1)
+      current_error("invalid_view", api + " cannot split dim 0 (the partition dim) of an on-chip tensor");
+    std::vector<int64_t> right(parts.size(), 1);
+    for (size_t k = parts.size(); k-- > 1;) right[k - 1] = right[k] * parts[k];
+    v.shape.erase(v.shape.begin() + d);
+    v.shape.insert(v.shape.begin() + d, parts.begin(), parts.end());
+    for (auto& c : v.coef) {
+      int64_t base_coef = c[d];
+      c.erase(c.begin() + d);
+      std::vector<int64_t> cols;
+      for (int64_t r : right) cols.push_back(base_coef * r);
+      c.insert(c.begin() + d, cols.begin(), cols.end());
+    }
+  } else if (name == "flatten_dims") {
+    // Merge dims start..end when they are contiguous in memory: in element strides of the
+    // storage, each dim's stride is the next one's times its size. The merged dim is one stride
+    // over a flat alias of the storage ([P, F] on chip, [N] in HBM), as .ap() views are.
+    Bound b(call, api, {"start_dim", "end_dim"}, 2, false);
+    int64_t a0 = need_dim(b[0], false), a1 = need_dim(b[1], false);
+    if (a1 < a0) current_error("invalid_view", api + ": end_dim must not be before start_dim");
+    if (on_chip && a0 == 0) current_error("invalid_view", api + ": start_dim must be > 0 for an on-chip tensor");
+    const ir::TensorDecl decl = t.kernel().tensors[v.tensor];
+    std::vector<int64_t> rm = row_major(decl.shape);
+    std::vector<int64_t> st(static_cast<size_t>(rank), 0), pc(static_cast<size_t>(rank), 0);
+    for (size_t dim = 0; dim < decl.shape.size(); ++dim)
+      for (int64_t k = 0; k < rank; ++k) st[k] += v.coef[dim][k] * rm[dim];
+    for (int64_t k = 0; k < rank; ++k) pc[k] = v.coef[0][k];
+    for (int64_t k = a0; k < a1; ++k)
+      if (st[k] != st[k + 1] * v.shape[k + 1] || (on_chip && (pc[k] != 0 || pc[k + 1] != 0)))
+        current_error("invalid_view", api + ": dims " + std::to_string(a0) + ".." + std::to_string(a1) +
+                                          " are not contiguous in memory",
+                      "flatten before permute / strided slicing, or copy the view into a new tile first");
+    int64_t n = 1;
+    for (int64_t k = a0; k <= a1; ++k) n *= v.shape[k];
+    std::vector<int64_t> shape2, st2, pc2;
+    for (int64_t k = 0; k < rank; ++k) {
+      if (k > a0 && k <= a1) continue;
+      shape2.push_back(k == a0 ? n : v.shape[k]);
+      st2.push_back(k == a0 ? st[a1] : st[k]);
+      pc2.push_back(k == a0 ? 0 : pc[k]);
+    }
+    int64_t free = rm.empty() ? 1 : rm[0];
+    std::vector<int64_t> flat_shape = on_chip ? std::vector<int64_t>{decl.shape[0], free}
+                                              : std::vector<int64_t>{ir::element_count(decl.shape)};
+    auto alias = t.new_tensor(flat_shape, decl.dtype, decl.buffer, decl.name, 0);
+    ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
+    nd.alias_of = t.storage_of(v.tensor);
+    nd.role = ir::TensorRole::Internal;
+    ir::Access a;
+    a.tensor = alias->view.tensor;
+    a.shape = shape2;
+    a.loc = t.loc();
+    ir::ScalarExpr flat_off = ir::ScalarExpr::of(0);
+    for (size_t dim = on_chip ? 1 : 0; dim < decl.shape.size(); ++dim)
+      flat_off = ir::add(flat_off, ir::scale(v.offset[dim], rm[dim]));
+    if (on_chip) {
+      a.offset = {v.offset[0], flat_off};
+      a.coef = {pc2, st2};
+      for (size_t k = 0; k < st2.size(); ++k) a.coef[1][k] -= pc2[k] * free;
+    } else {
+      a.offset = {flat_off};
+      a.coef = {st2};
+    }
+    return t.view_of(a);
   } else {  // squeeze_dim
     Bound b(call, api, {"dim"}, 1, false);
     int64_t d = need_dim(b[0], false);
@@ -293,8 +387,9 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
 }
 
 // NkiTensor methods this file implements, and those that fail loudly (tensor_attr below).
-const char* const kViewMethods[] = {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim"};
-const char* const kUnsupportedMethods[] = {"reshape_dim", "flatten_dims", "rearrange", "vector_select", "indirect",
+const char* const kViewMethods[] = {"slice",       "select",      "permute",     "broadcast",
+                                     "expand_dim",  "squeeze_dim", "reshape_dim", "flatten_dims"};
+const char* const kUnsupportedMethods[] = {"rearrange", "vector_select", "indirect",
                                            "get_pattern", "is_contiguous", "is_indirect", "reinterpret_cast"};
 
 }  // namespace
