@@ -122,9 +122,9 @@ const CallSite* site_at(const std::vector<CallSite>& sites, const Diagnostic& d)
 }
 
 // The 2.24 nisa functions that take a `dst` keyword themselves (docs/nki-api-2.24.json, and the
-// destination-passing tensor_scalar_cumulative of src/nki/api_nisa_cumulative.cpp).
+// destination-passing tensor_scalar_cumulative and select_reduce builders of src/nki).
 const std::set<std::string> kLegacyDstOps = {"dma_copy", "tensor_copy_dynamic_dst", "tensor_copy_predicated",
-                                             "nc_stream_shuffle", "tensor_scalar_cumulative"};
+                                             "nc_stream_shuffle", "tensor_scalar_cumulative", "select_reduce"};
 
 }  // namespace
 
