@@ -60,7 +60,7 @@ OptionSpec target_option() {
 
 OptionSpec nki_option() {
   // docs/nki-current.md: 2.24 is the legacy neuronxcc.nki dialect, 0.2 .. 0.6 the current `nki` one.
-  OptionSpec o = choice_option("nki", "2.24|0.6", {"2.24", "0.2", "0.3", "0.4", "0.5", "0.6"},
+  OptionSpec o = choice_option("nki", "2.24|0.2|0.3|0.4|0.5|0.6", {"2.24", "0.2", "0.3", "0.4", "0.5", "0.6"},
                                "NKI dialect version the kernel is read as");
   o.default_help = "detected from the imports (neuronxcc.nki: 2.24, nki: 0.6)";
   return o;

@@ -88,6 +88,39 @@ std::vector<IsaForward> forwards() {
   f.push_back({"nc_find_index8", "nc_find_index8", {{"dst", nullptr}, {"data", "data"}, {"vals", "vals"}, {"name", nullptr}}, 3});
   f.push_back({"dropout", "dropout", {{"dst", nullptr}, {"data", "data"}, {"prob", "prob"}, {"name", nullptr}}, 3});
   f.push_back({"sequence_bounds", "sequence_bounds", {{"dst", nullptr}, {"segment_ids", "segment_ids"}, {"name", nullptr}}, 2});
+  // NKI 0.6 signatures of ops whose 2.24 builders exist (nki/api/nki/isa/__init__.py at HEAD).
+  f.push_back({"tensor_copy_predicated", "tensor_copy_predicated",
+               {{"dst", "dst"}, {"src", "src"}, {"predicate", "predicate"}, {"reverse_pred", "reverse_pred"},
+                {"name", nullptr}},
+               3, false, true});
+  f.push_back({"select_reduce", "select_reduce",
+               {{"dst", "dst"}, {"predicate", "predicate"}, {"on_true", "on_true"}, {"on_false", "on_false"},
+                {"reduce_res", "reduce_res"}, {"reduce_cmd", "reduce_cmd"}, {"reduce_op", "reduce_op"},
+                {"reverse_pred", "reverse_pred"}, {"name", nullptr}},
+               4, false, true});
+  // 0.2 swapped the 2.24 (src, dst) order (release-notes/prev/2.27.0/nki.rst); bound by keyword.
+  f.push_back({"nc_stream_shuffle", "nc_stream_shuffle",
+               {{"dst", "dst"}, {"src", "src"}, {"shuffle_mask", "shuffle_mask"}, {"name", nullptr}}, 3, false, true});
+  f.push_back({"local_gather", "local_gather",
+               {{"dst", nullptr}, {"src_buffer", "src_buffer"}, {"index", "index"}, {"num_elem_per_idx", "num_elem_per_idx"},
+                {"num_valid_indices", "num_valid_indices"}, {"name", nullptr}},
+               3, false});
+  f.push_back({"range_select", "range_select",
+               {{"dst", nullptr}, {"on_true_tile", "on_true_tile"}, {"comp_op0", "comp_op0"}, {"comp_op1", "comp_op1"},
+                {"bound0", "bound0"}, {"bound1", "bound1"}, {"reduce_cmd", "reduce_cmd"}, {"reduce_res", "reduce_res"},
+                {"reduce_op", "reduce_op"}, {"range_start", "range_start"}, {"on_false_value", "on_false_value"},
+                {"name", nullptr}},
+               6});
+  // oob_mode only matters for indirect sources, which this front end does not build for DMA
+  // transposes; priority is a scheduling hint.
+  f.push_back({"dma_transpose", "dma_transpose",
+               {{"dst", nullptr}, {"src", "src"}, {"axes", "axes"}, {"priority", nullptr}, {"dge_mode", "dge_mode"},
+                {"oob_mode", nullptr}, {"name", nullptr}},
+               2, true, false, Special::DmaCopy});
+  f.push_back({"nc_match_replace8", "nc_match_replace8",
+               {{"dst", nullptr}, {"data", "data"}, {"vals", "vals"}, {"imm", "imm"}, {"dst_idx", "dst_idx"},
+                {"name", nullptr}},
+               4});
   return f;
 }
 
@@ -279,6 +312,142 @@ Ref make_iota(CurrentTracer& t) {
   });
 }
 
+// [[step, num], ...] of nisa.iota / nisa.affine_select: 1 to 4 pairs of compile-time integers.
+void parse_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std::vector<int64_t>* steps,
+                   std::vector<int64_t>* nums) {
+  for (const Ref& pair : pattern->iterate(in)) {
+    std::vector<int64_t> sn;
+    for (const Ref& x : pair->iterate(in)) {
+      auto v = front::static_int(x);
+      if (!v) current_error("invalid_arguments", api + " pattern entries must hold compile-time integers");
+      sn.push_back(*v);
+    }
+    if (sn.size() != 2 || sn[1] < 1)
+      current_error("invalid_arguments", api + " pattern entries are [step, num] pairs with num >= 1");
+    steps->push_back(sn[0]);
+    nums->push_back(sn[1]);
+  }
+  if (steps->empty() || steps->size() > 4) current_error("invalid_arguments", api + " pattern has 1 to 4 [step, num] pairs");
+}
+
+// `view` (shape [P, ...], `per_partition` elements per partition) addressed through the iteration
+// space [P, nums...]: the same dims when its free shape is `nums`, else its free elements in
+// row-major order (the pattern walks the elements of each partition in order).
+ir::Access pattern_view(const ir::Access& view, const std::vector<int64_t>& nums, const std::string& api,
+                        const std::string& what) {
+  const auto& shape = view.shape;
+  int64_t per_partition = 1;
+  for (size_t d = 1; d < shape.size(); ++d) per_partition *= shape[d];
+  if (ir::element_count(nums) != per_partition)
+    current_error("iota_pattern_size",
+                  api + " pattern covers " + std::to_string(ir::element_count(nums)) + " elements per partition but " +
+                      what + " " + front::shape_str(shape) + " has " + std::to_string(per_partition),
+                  "the product of the pattern's num entries must equal the elements per partition");
+  std::vector<int64_t> free(shape.begin() + 1, shape.end());
+  ir::Access acc = view;
+  acc.shape = {shape[0]};
+  acc.shape.insert(acc.shape.end(), nums.begin(), nums.end());
+  for (auto& c : acc.coef) {
+    std::vector<int64_t> row(acc.shape.size(), 0);
+    row[0] = c[0];
+    // Pattern dims and free dims of size > 1, in order: equal lists map one to one (the
+    // compiler pads a short pattern with size-1 dims); a 2-D view [P, F] takes the pattern's
+    // elements in row-major order; anything else is not modelled.
+    std::vector<size_t> pk, fd;
+    for (size_t k = 0; k < nums.size(); ++k)
+      if (nums[k] > 1) pk.push_back(k);
+    for (size_t d = 0; d < free.size(); ++d)
+      if (free[d] > 1) fd.push_back(d);
+    bool same = pk.size() == fd.size();
+    for (size_t i = 0; same && i < pk.size(); ++i) same = nums[pk[i]] == free[fd[i]];
+    if (same) {
+      for (size_t i = 0; i < pk.size(); ++i) row[1 + pk[i]] = c[1 + fd[i]];
+    } else if (free.size() == 1) {
+      int64_t stride = 1;
+      for (size_t k = nums.size(); k-- > 0;) {
+        row[1 + k] = c[1] * stride;
+        stride *= nums[k];
+      }
+    } else {
+      current_error("unsupported_api", api + " into a " + std::to_string(shape.size()) + "-D " + what +
+                                           " whose free shape differs from the pattern is not implemented by this "
+                                           "simulator yet",
+                    "use a 2-D " + what + " [P, F] or one whose free dims equal the pattern's num entries");
+    }
+    c = row;
+  }
+  return acc;
+}
+
+// nisa.affine_select(dst, pattern, channel_multiplier, on_true_tile, on_false_value,
+// cmp_op=nl.equal, offset=0): dst[p, i...] = on_true_tile[p, i...] where
+// cmp_op(offset + p * channel_multiplier + sum_k step_k * i_k, 0), else on_false_value; dst and
+// on_true_tile in SBUF, on_false_value a float32 (nki/api/nki/isa/__init__.py, affine_select).
+// Lowers to the Select instruction with an affine predicate, as the 2.24 affine_select does.
+Ref make_affine_select(CurrentTracer& t) {
+  return std::make_shared<py::BuiltinFn>("nisa.affine_select", [&t](py::Interp& in, py::CallArgs& call) -> Ref {
+    const std::string api = "nisa.affine_select";
+    Bound b(call, api, {"dst", "pattern", "channel_multiplier", "on_true_tile", "on_false_value", "cmp_op", "offset",
+                        "name"},
+            5, true);
+    TensorObj* dst = need_dst(b);
+    TensorObj* x = front::as_tensor(b[3]);
+    if (!x) current_error("invalid_arguments", api + " on_true_tile must be a tile");
+    for (auto [tile, what] : {std::pair<TensorObj*, const char*>{dst, "dst"}, {x, "on_true_tile"}})
+      if (tile->buffer() != ir::Buffer::Sbuf)
+        current_error("err_unsupported_memory", std::string(api) + " " + what + " must be in SBUF, got a tile in " +
+                                                    ir::buffer_name(tile->buffer()));
+    if (x->shape()[0] != dst->shape()[0])
+      current_error("shape_mismatch", api + " on_true_tile and dst need the same number of partitions");
+    std::vector<int64_t> steps, nums;
+    parse_pattern(in, b[1], api, &steps, &nums);
+    auto cm = front::static_int(b[2]);
+    if (!cm) current_error("invalid_arguments", api + " channel_multiplier must be a compile-time integer");
+    int64_t offset = 0;
+    if (b.has(6)) {
+      auto o = front::static_int(b[6]);
+      if (!o)
+        current_error("unsupported_api", api + " with a register offset is not implemented by this simulator yet",
+                      "pass a compile-time integer offset");
+      offset = *o;
+    }
+    auto fv = py::as_number(b[4]);
+    if (!fv) current_error("invalid_arguments", api + " on_false_value must be a number (float32)");
+    ir::CmpKind cmp = ir::CmpKind::Eq;
+    if (b.has(5)) {
+      auto alu = front::op_alu(b[5]);
+      using A = ir::Alu;
+      if (alu == A::Equal) cmp = ir::CmpKind::Eq;
+      else if (alu == A::NotEqual) cmp = ir::CmpKind::Ne;
+      else if (alu == A::Greater) cmp = ir::CmpKind::Gt;
+      else if (alu == A::GreaterEqual) cmp = ir::CmpKind::Ge;
+      else if (alu == A::Less) cmp = ir::CmpKind::Lt;
+      else if (alu == A::LessEqual) cmp = ir::CmpKind::Le;
+      else
+        current_error("invalid_alu_op", api + " cmp_op must be a comparison (nl.equal, nl.not_equal, nl.greater, "
+                                              "nl.greater_equal, nl.less, nl.less_equal)");
+    }
+    ir::Predicate p;
+    p.coef = {*cm};
+    p.coef.insert(p.coef.end(), steps.begin(), steps.end());
+    p.rest = ir::ScalarExpr::of(offset);
+    p.cmp = cmp;
+    front::check_writable(t, *dst);
+    ir::Instr instr;
+    instr.op = ir::Opcode::Select;
+    instr.name = api;
+    instr.engine = ir::Engine::GpSimd;
+    instr.select_pred = p;
+    instr.dst = pattern_view(dst->view, nums, api, "dst");
+    instr.srcs.push_back(ir::Operand::of(pattern_view(x->view, nums, api, "on_true_tile")));
+    instr.srcs.push_back(ir::Operand::of_imm(*fv));
+    t.emit(std::move(instr));
+    auto h = std::make_shared<InstrHandleObj>();
+    h->api = api;
+    return h;
+  });
+}
+
 std::shared_ptr<py::ModuleObj> make_enum(const std::string& name,
                                          std::initializer_list<std::pair<const char*, int64_t>> values) {
   auto m = std::make_shared<py::ModuleObj>(name);
@@ -319,11 +488,11 @@ std::shared_ptr<py::ModuleObj> make_isa_module(CurrentTracer& t) {
   for (const IsaForward& f : forwards()) m->set(f.name, make_adapter(t, f));
   m->set("iota", make_iota(t));
   m->set("get_nc_version", t.legacy_nisa()->find("get_nc_version"));
-  for (const char* n : {"nc_matmul_mx", "dma_transpose", "tensor_copy_predicated", "activate2", "affine_select",
-                        "local_gather", "nc_n_gather", "nc_stream_shuffle", "rng", "set_rng_seed", "rand_set_state",
+  m->set("affine_select", make_affine_select(t));
+  for (const char* n : {"nc_matmul_mx", "activate2", "nc_n_gather", "rng", "set_rng_seed", "rand_set_state",
                         "rand_get_state", "rand2", "exponential", "core_barrier", "dma_compute", "quantize_mx",
-                        "range_select", "select_reduce", "sendrecv", "register_alloc", "register_move", "register_load",
-                        "register_store", "nc_match_replace8", "nonzero_with_count", "topk", "get_nc_sub_version"})
+                        "sendrecv", "register_alloc", "register_move", "register_load", "register_store",
+                        "nonzero_with_count", "topk", "get_nc_sub_version", "VirtualRegister", "NkiInstruction"})
     m->set(n, front::unsupported_api(std::string("nisa.") + n,
                                      "in NKI 0.6 but not implemented by this simulator's current-dialect front end yet "
                                      "(docs/nki-current.md)"));

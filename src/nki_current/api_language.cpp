@@ -248,6 +248,8 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
   m->set("no_reorder", std::make_shared<py::BuiltinFn>("nl.no_reorder", [](py::Interp&, py::CallArgs&) -> Ref {
     return py::none();  // `with nl.no_reorder():` keeps program order; the simulator runs in order anyway
   }));
+  // nl.DType (0.6): the dtype type, as nki.dtype; used in annotations and isinstance checks.
+  if (Ref dt = t.legacy_numpy()->find("dtype")) m->set("DType", dt);
   for (const char* n : {"NKIObject", "NkiTensor", "MemoryRegion", "average", "prelu", "bypass"})
     m->set(n, front::unsupported_api(std::string("nl.") + n, "in NKI 0.6 but not implemented by this simulator yet"));
   if (!t.at_least(3)) {

@@ -1,6 +1,7 @@
 #include "nki_current/current_tracer.h"
 
 #include "nki/api_common.h"
+#include "nki_current/api_versions.h"
 
 namespace nki::current {
 
@@ -34,13 +35,66 @@ std::shared_ptr<py::ModuleObj> make_typing_module(CurrentTracer& t) {
   return m;
 }
 
+// A module of the current dialect whose names absent in the chosen NKI version (api_versions.def)
+// fail at the attribute access (`nisa.topk` under --nki 0.5), so constants fail as loudly as
+// functions; `from ... import name` gets a stub that fails when called.
+struct VersionedModule : py::ModuleObj {
+  explicit VersionedModule(std::string n) : py::ModuleObj(std::move(n)) {}
+  int minor = kLastMinor;
+  std::vector<std::pair<std::string, const ApiVersion*>> absent;
+  const ApiVersion* gated(const std::string& attr) const {
+    for (const auto& [k, row] : absent)
+      if (k == attr) return row;
+    return nullptr;
+  }
+  Ref getattr(py::Interp& in, const std::string& attr) override {
+    if (const ApiVersion* row = gated(attr))
+      current_error("api_not_in_version", absent_message(*row, minor), absent_hint(*row, minor));
+    return py::ModuleObj::getattr(in, attr);
+  }
+};
+
+// Moves the names of `built` into a VersionedModule for `minor`; `prefix` is the table's module
+// prefix ("nl.", "nisa.", "nki.").
+std::shared_ptr<py::ModuleObj> gate_module(std::shared_ptr<py::ModuleObj> built, const std::string& prefix, int minor) {
+  auto m = std::make_shared<VersionedModule>(built->name);
+  m->minor = minor;
+  m->attrs = std::move(built->attrs);
+  built->attrs.clear();
+  for (const ApiVersion& row : api_versions()) {
+    if (row.kind == "argument" || row.kind == "module" || row.api.rfind(prefix, 0) != 0) continue;
+    std::string name = row.api.substr(prefix.size());
+    if (name.find('.') != std::string::npos || row.in(minor)) continue;
+    // nl.load / nl.store under 0.2 keep their removed_api stubs (api_language.cpp), whose hint
+    // is the destination-passing rewrite.
+    if (prefix == "nl." && (name == "load" || name == "store")) continue;
+    const ApiVersion* r = &row;
+    auto fail = [r, minor](py::Interp&, py::CallArgs&) -> Ref {
+      current_error("api_not_in_version", absent_message(*r, minor), absent_hint(*r, minor));
+    };
+    if (auto* op = dynamic_cast<front::OpFnObj*>(m->find(name).get())) {
+      // An operator name (nl.exp, nl.copy): NKI 0.2 already takes it as an ISA op value
+      // (`nisa.activation(dst, op=nl.exp, data=x)`); only calling it as the 0.3+ nl function fails.
+      auto gated_op = std::make_shared<front::OpFnObj>(row.api, fail);
+      gated_op->alu = op->alu;
+      gated_op->act = op->act;
+      m->set(name, gated_op);
+      continue;
+    }
+    m->absent.emplace_back(name, &row);
+    m->set(name, std::make_shared<py::BuiltinFn>(row.api, fail));
+  }
+  return m;
+}
+
 }  // namespace
 
 CurrentTracer::CurrentTracer(SourceFilePtr file, const front::TraceOptions& opts, std::string version)
     : front::Tracer(std::move(file), opts), version_(std::move(version)) {
-  nki_ = make_nki_module(*this);
-  nl_ = make_language_module(*this);
-  nisa_ = make_isa_module(*this);
+  int minor = std::stoi(version_.substr(2));
+  nki_ = gate_module(make_nki_module(*this), "nki.", minor);
+  nl_ = gate_module(make_language_module(*this), "nl.", minor);
+  nisa_ = gate_module(make_isa_module(*this), "nisa.", minor);
   nt_ = make_typing_module(*this);
   constants_ = make_isa_constants_module(*this);
   nisa_->set("constants", constants_);
@@ -58,7 +112,12 @@ Ref CurrentTracer::import_module(const std::string& dotted) {
   if (dotted == "nki") return nki_;
   if (dotted == "nki.language") return nl_;
   if (dotted == "nki.isa") return nisa_;
-  if (dotted == "nki.typing") return nt_;
+  if (dotted == "nki.typing") {
+    if (const ApiVersion* row = find_api_version("nki.typing"); row && !at_least(row->first))
+      current_error("api_not_in_version", absent_message(*row, std::stoi(version_.substr(2))),
+                    absent_hint(*row, std::stoi(version_.substr(2))));
+    return nt_;
+  }
   if (dotted == "nki.isa.constants") return constants_;
   if (dotted == "nki.collectives")
     return std::make_shared<py::PlaceholderObj>("nki.collectives");  // any use fails loudly

@@ -50,6 +50,10 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t);
 std::shared_ptr<py::ModuleObj> make_isa_module(CurrentTracer& t);
 std::shared_ptr<py::ModuleObj> make_isa_constants_module(CurrentTracer& t);
 
+// "implemented", "unsupported" (fails with unsupported_api) or "" (not bound) for an NkiTensor
+// attribute of the current dialect (tensor_views.cpp); for docs/api-coverage.md.
+std::string tensor_attr_status(const std::string& name);
+
 // Raises `code` with the message and hint (a py::PyError the tracer turns into a diagnostic).
 [[noreturn]] void current_error(const std::string& code, const std::string& message,
                                 const std::string& hint = {});

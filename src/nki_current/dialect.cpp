@@ -3,6 +3,7 @@
 #include "base/diagnostic.h"
 #include "lang/parser.h"
 #include "nki_current/current_tracer.h"
+#include "nki_current/migration.h"
 
 namespace nki::current {
 
@@ -66,7 +67,7 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
   DialectChoice choice = detect_dialect(module);
   if (!opts.dialect.empty()) {
     std::optional<DialectChoice> forced = parse_dialect(opts.dialect);
-    if (!forced) throw IoError("unknown NKI version '" + opts.dialect + "' (expected 2.24 or 0.2 .. 0.6)");
+    if (!forced) throw IoError("unknown NKI version '" + opts.dialect + "' (expected one of 2.24, 0.2, 0.3, 0.4, 0.5, 0.6)");
     choice = *forced;
   }
   if (choice.dialect == Dialect::Legacy) {
@@ -82,7 +83,9 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
       return res;
     }
     front::Tracer tracer(file, opts);
-    return front::trace_with(tracer, file, module, opts);
+    front::TraceResult out = front::trace_with(tracer, file, module, opts);
+    add_legacy_migration_diagnostics(module, out);
+    return out;
   }
   if (Imports im = scan_imports(module); im.legacy) {
     // NKI 0.4 (SDK 2.30) release notes: neuronxcc.nki.* inside a kernel is a compile error; the
@@ -97,7 +100,9 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
     return res;
   }
   CurrentTracer tracer(file, opts, choice.version);
-  return front::trace_with(tracer, file, module, opts);
+  front::TraceResult out = front::trace_with(tracer, file, module, opts);
+  add_current_migration_hints(module, choice.version, out);
+  return out;
 }
 
 }  // namespace nki::current

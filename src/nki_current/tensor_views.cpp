@@ -4,7 +4,9 @@
 // pattern over that storage. Views lower to ir::Access over a flat alias of the storage.
 #include <algorithm>
 
+#include "ir/scalar_expr.h"
 #include "nki/api_common.h"
+#include "nki_current/api_versions.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
 
@@ -40,18 +42,107 @@ Ref int_tuple(const std::vector<int64_t>& v) {
   return py::make_tuple(items);
 }
 
+// [[stride, count], ...] of .ap(): compile-time integer pairs, count >= 1.
+void ap_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std::vector<int64_t>* steps,
+                std::vector<int64_t>* counts) {
+  for (const Ref& pair : pattern->iterate(in)) {
+    std::vector<int64_t> sc;
+    for (const Ref& x : pair->iterate(in)) {
+      auto v = front::static_int(x);
+      if (!v) current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs of integers");
+      sc.push_back(*v);
+    }
+    if (sc.size() != 2 || sc[1] < 1)
+      current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs with count >= 1");
+    steps->push_back(sc[0]);
+    counts->push_back(sc[1]);
+  }
+  if (steps->empty()) current_error("invalid_arguments", api + " needs a non-empty pattern");
+}
+
+// .ap(pattern, offset, scalar_offset= / vector_offset=, indirect_dim=0) on an HBM tensor
+// (nki/migration/index.rst, "Scalar dynamic access" / "Vector dynamic access"): the element is
+// base.flat[offset + sum_k stride_k * i_k + value * row], row = the base's elements right of
+// dim 0, value = the SBUF scalar_offset ([1, 1]) or vector_offset[i_0] (then stride_0 is
+// ignored). Lowers to an ir::Indirect on dim 0 of a [rows, row] alias of the storage, the
+// indirect DMA the 2.24 `x[idx_tile, ...]` builds; a stride that is neither a multiple of row nor
+// stays inside a row is not modelled (the bounds pass reports it).
+Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, const ir::TensorDecl& base, int storage) {
+  const std::string api = "NkiTensor.ap";
+  const bool vector = b.has(3);
+  if (b.has(2) && vector) current_error("invalid_arguments", api + " takes scalar_offset or vector_offset, not both");
+  if (!ir::is_hbm(base.buffer))
+    current_error("unsupported_api", api + " with a dynamic offset on an on-chip tensor (tensor indirection, NKI 0.5+ "
+                                           "on NeuronCore-v4) is not implemented by this simulator yet");
+  TensorObj* idx = front::as_tensor(b[vector ? 3 : 2]);
+  if (!idx)
+    current_error("unsupported_api", api + "(" + b.name(vector ? 3 : 2) + "=) from a register is not implemented by "
+                                           "this simulator yet",
+                  "pass an SBUF tensor of int32 offsets");
+  if (!dtype_is_int(idx->dtype()) || idx->buffer() != ir::Buffer::Sbuf)
+    current_error("invalid_arguments", api + " " + b.name(vector ? 3 : 2) + " must be an integer tensor in SBUF");
+  std::vector<int64_t> steps, counts;
+  ap_pattern(in, b[0], api, &steps, &counts);
+  int64_t offset = 0;
+  if (b.has(1)) {
+    auto v = front::static_int(b[1]);
+    if (!v) current_error("invalid_arguments", api + " offset must be a compile-time integer");
+    offset = *v;
+  }
+  int64_t row = 1;
+  for (size_t d = 1; d < base.shape.size(); ++d) row *= base.shape[d];
+  int64_t idx_free = 1;
+  for (size_t d = 1; d < idx->shape().size(); ++d) idx_free *= idx->shape()[d];
+  if (vector && (idx->shape()[0] != counts[0] || idx_free != 1))
+    current_error("invalid_arguments", api + " vector_offset must hold one offset per element of the pattern's first "
+                                           "dim: shape [" + std::to_string(counts[0]) + ", 1], got " +
+                                           front::shape_str(idx->shape()));
+  if (!vector && ir::element_count(idx->shape()) != 1)
+    current_error("invalid_arguments", api + " scalar_offset must be a single element ([1, 1]), got " +
+                                           front::shape_str(idx->shape()));
+  auto alias = t.new_tensor({base.shape[0], row}, base.dtype, base.buffer, base.name, 0);
+  ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
+  nd.alias_of = storage;
+  nd.role = ir::TensorRole::Internal;
+  size_t r = counts.size();
+  ir::Access a;
+  a.tensor = alias->view.tensor;
+  a.shape = counts;
+  a.loc = t.loc();
+  a.offset = {ir::ScalarExpr::of(offset / row), ir::ScalarExpr::of(offset % row)};
+  a.coef.assign(2, std::vector<int64_t>(r, 0));
+  for (size_t k = vector ? 1 : 0; k < r; ++k) {
+    if (steps[k] != 0 && steps[k] % row == 0) a.coef[0][k] = steps[k] / row;
+    else a.coef[1][k] = steps[k];
+  }
+  // The offsets read at the instruction's coordinates: vector_offset[i_0, 0], or the one scalar.
+  ir::Access ia = idx->view;
+  ia.shape = counts;
+  for (auto& c : ia.coef) {
+    int64_t p = c.empty() ? 0 : c[0];
+    c.assign(r, 0);
+    if (vector) c[0] = p;
+  }
+  ir::Indirect ind;
+  ind.dim = 0;
+  ind.index = std::make_shared<ir::Access>(ia);
+  a.indirect = ind;
+  return t.view_of(a);
+}
+
 // t.ap(pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None).
 Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> self, py::CallArgs& call) {
   const std::string api = "NkiTensor.ap";
   Bound b(call, api, {"pattern", "offset", "scalar_offset", "vector_offset", "indirect_dim", "dtype"}, 1, false);
-  for (size_t i : {2, 3, 5})
-    if (b.has(i))
-      current_error("unsupported_api", api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
-                                             "simulator yet");
+  if (b.has(5))
+    current_error("unsupported_api", api + "(dtype=...) is in NKI 0.6 but not implemented by this simulator yet");
   if (b.has(4) && front::static_int(b[4]).value_or(1) != 0)
-    current_error("unsupported_api", api + "(indirect_dim=...) is not implemented by this simulator yet");
+    // nki/migration/index.rst, "Vector dynamic access": only indirect_dim=0 is supported.
+    current_error("unsupported_api", api + "(indirect_dim=...) other than 0 is not supported",
+                  "index the leading dim of the base tensor (indirect_dim=0)");
   int storage = t.storage_of(self->view.tensor);
   const ir::TensorDecl base = t.kernel().tensors[storage];
+  if (b.has(2) || b.has(3)) return dynamic_access_pattern(t, in, b, base, storage);
   std::vector<int64_t> steps, counts;
   for (const Ref& pair : b[0]->iterate(in)) {
     std::vector<int64_t> sc;
@@ -190,6 +281,99 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     not_partition(d);
     v.shape.insert(v.shape.begin() + d, 1);
     for (auto& c : v.coef) c.insert(c.begin() + d, 0);
+  } else if (name == "reshape_dim") {
+    // Split dim into `shape` (one entry may be -1); a split of an affine dim stays affine:
+    // sub-dim k steps by the dim's coefficient times the sizes to its right.
+    Bound b(call, api, {"dim", "shape"}, 2, false);
+    int64_t d = need_dim(b[0], false);
+    std::vector<int64_t> parts;
+    int infer = -1;
+    for (const Ref& x : b[1]->iterate(in)) {
+      int64_t n = need_int(x, "shape entry");
+      if (n == -1) {
+        if (infer >= 0) current_error("invalid_view", api + ": at most one shape entry may be -1");
+        infer = static_cast<int>(parts.size());
+      } else if (n < 1) {
+        current_error("invalid_view", api + ": shape entries must be positive (or one -1)");
+      }
+      parts.push_back(n);
+    }
+    if (parts.empty()) current_error("invalid_view", api + " needs a non-empty shape");
+    int64_t known = 1;
+    for (size_t k = 0; k < parts.size(); ++k)
+      if (static_cast<int>(k) != infer) known *= parts[k];
+    if (infer >= 0) {
+      if (known == 0 || v.shape[d] % known != 0)
+        current_error("invalid_view", api + ": cannot infer -1 for dim of size " + std::to_string(v.shape[d]));
+      parts[infer] = v.shape[d] / known;
+    }
+    if (ir::element_count(parts) != v.shape[d])
+      current_error("invalid_view", api + ": prod(shape) " + std::to_string(ir::element_count(parts)) +
+                                        " != t.shape[" + std::to_string(d) + "] " + std::to_string(v.shape[d]));
+    if (d == 0 && on_chip && parts.size() > 1)
+      current_error("invalid_view", api + " cannot split dim 0 (the partition dim) of an on-chip tensor");
+    std::vector<int64_t> right(parts.size(), 1);
+    for (size_t k = parts.size(); k-- > 1;) right[k - 1] = right[k] * parts[k];
+    v.shape.erase(v.shape.begin() + d);
+    v.shape.insert(v.shape.begin() + d, parts.begin(), parts.end());
+    for (auto& c : v.coef) {
+      int64_t base_coef = c[d];
+      c.erase(c.begin() + d);
+      std::vector<int64_t> cols;
+      for (int64_t r : right) cols.push_back(base_coef * r);
+      c.insert(c.begin() + d, cols.begin(), cols.end());
+    }
+  } else if (name == "flatten_dims") {
+    // Merge dims start..end when they are contiguous in memory: in element strides of the
+    // storage, each dim's stride is the next one's times its size. The merged dim is one stride
+    // over a flat alias of the storage ([P, F] on chip, [N] in HBM), as .ap() views are.
+    Bound b(call, api, {"start_dim", "end_dim"}, 2, false);
+    int64_t a0 = need_dim(b[0], false), a1 = need_dim(b[1], false);
+    if (a1 < a0) current_error("invalid_view", api + ": end_dim must not be before start_dim");
+    if (on_chip && a0 == 0) current_error("invalid_view", api + ": start_dim must be > 0 for an on-chip tensor");
+    const ir::TensorDecl decl = t.kernel().tensors[v.tensor];
+    std::vector<int64_t> rm = row_major(decl.shape);
+    std::vector<int64_t> st(static_cast<size_t>(rank), 0), pc(static_cast<size_t>(rank), 0);
+    for (size_t dim = 0; dim < decl.shape.size(); ++dim)
+      for (int64_t k = 0; k < rank; ++k) st[k] += v.coef[dim][k] * rm[dim];
+    for (int64_t k = 0; k < rank; ++k) pc[k] = v.coef[0][k];
+    for (int64_t k = a0; k < a1; ++k)
+      if (st[k] != st[k + 1] * v.shape[k + 1] || (on_chip && (pc[k] != 0 || pc[k + 1] != 0)))
+        current_error("invalid_view", api + ": dims " + std::to_string(a0) + ".." + std::to_string(a1) +
+                                          " are not contiguous in memory",
+                      "flatten before permute / strided slicing, or copy the view into a new tile first");
+    int64_t n = 1;
+    for (int64_t k = a0; k <= a1; ++k) n *= v.shape[k];
+    std::vector<int64_t> shape2, st2, pc2;
+    for (int64_t k = 0; k < rank; ++k) {
+      if (k > a0 && k <= a1) continue;
+      shape2.push_back(k == a0 ? n : v.shape[k]);
+      st2.push_back(k == a0 ? st[a1] : st[k]);
+      pc2.push_back(k == a0 ? 0 : pc[k]);
+    }
+    int64_t free = rm.empty() ? 1 : rm[0];
+    std::vector<int64_t> flat_shape = on_chip ? std::vector<int64_t>{decl.shape[0], free}
+                                              : std::vector<int64_t>{ir::element_count(decl.shape)};
+    auto alias = t.new_tensor(flat_shape, decl.dtype, decl.buffer, decl.name, 0);
+    ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
+    nd.alias_of = t.storage_of(v.tensor);
+    nd.role = ir::TensorRole::Internal;
+    ir::Access a;
+    a.tensor = alias->view.tensor;
+    a.shape = shape2;
+    a.loc = t.loc();
+    ir::ScalarExpr flat_off = ir::ScalarExpr::of(0);
+    for (size_t dim = on_chip ? 1 : 0; dim < decl.shape.size(); ++dim)
+      flat_off = ir::add(flat_off, ir::scale(v.offset[dim], rm[dim]));
+    if (on_chip) {
+      a.offset = {v.offset[0], flat_off};
+      a.coef = {pc2, st2};
+      for (size_t k = 0; k < st2.size(); ++k) a.coef[1][k] -= pc2[k] * free;
+    } else {
+      a.offset = {flat_off};
+      a.coef = {st2};
+    }
+    return t.view_of(a);
   } else {  // squeeze_dim
     Bound b(call, api, {"dim"}, 1, false);
     int64_t d = need_dim(b[0], false);
@@ -202,10 +386,34 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
   return t.view_of(v);
 }
 
+// NkiTensor methods this file implements, and those that fail loudly (tensor_attr below).
+const char* const kViewMethods[] = {"slice",       "select",      "permute",     "broadcast",
+                                     "expand_dim",  "squeeze_dim", "reshape_dim", "flatten_dims"};
+const char* const kUnsupportedMethods[] = {"rearrange", "vector_select", "indirect",
+                                           "get_pattern", "is_contiguous", "is_indirect", "reinterpret_cast"};
+
 }  // namespace
+
+std::string tensor_attr_status(const std::string& name) {
+  // ap/strides/offset/buffer here; shape/dtype/ndim/size/name/itemsize/reshape/view are the
+  // 2.24 TensorObj's (src/nki/ndarray.cpp).
+  for (const char* n : {"ap", "strides", "offset", "buffer", "shape", "dtype", "ndim", "size", "name", "itemsize",
+                        "reshape", "view"})
+    if (name == n) return "implemented";
+  for (const char* n : kViewMethods)
+    if (name == n) return "implemented";
+  for (const char* n : kUnsupportedMethods)
+    if (name == n) return "unsupported";
+  return "";
+}
 
 Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::string& name) {
   auto self = std::static_pointer_cast<TensorObj>(x.shared_from_this());
+  // The view primitives are NKI 0.5+ (api_versions.def).
+  if (const ApiVersion* row = find_api_version("nl.NkiTensor." + name)) {
+    int minor = std::stoi(version().substr(2));
+    if (!row->in(minor)) current_error("api_not_in_version", absent_message(*row, minor), absent_hint(*row, minor));
+  }
   if (name == "strides" || name == "offset") {
     std::vector<int64_t> strides;
     int64_t offset = 0;
@@ -224,14 +432,12 @@ Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::s
       return access_pattern(*this, inner, self, call);
     });
   }
-  for (const char* n : {"slice", "select", "permute", "broadcast", "expand_dim", "squeeze_dim"})
+  for (const char* n : kViewMethods)
     if (name == n)
       return std::make_shared<py::BuiltinFn>(name, [this, self, name](py::Interp& inner, py::CallArgs& call) -> Ref {
         return view_method(*this, inner, self, name, call);
       });
-  for (const char* n : {"reshape_dim",
-                        "flatten_dims", "rearrange", "vector_select", "indirect", "get_pattern", "is_contiguous",
-                        "is_indirect", "reinterpret_cast"})
+  for (const char* n : kUnsupportedMethods)
     if (name == n)
       return front::unsupported_api(std::string("NkiTensor.") + n, "a view method of NKI 0.5+ that this simulator "
                                                                   "does not implement yet");

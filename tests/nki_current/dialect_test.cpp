@@ -125,3 +125,53 @@ TEST(CurrentFrontEnd, LegacyHabitsGetMigrationCodes) {
             "unknown_argument");
   EXPECT_EQ(code("    return a\n", "2.24"), "current_namespace_in_legacy_dialect");
 }
+
+// api_versions.def: a name outside the chosen version fails with api_not_in_version; an operator
+// name that 0.3 made an nl function is still an ISA op value in 0.2.
+TEST(CurrentFrontEnd, ApiAvailabilityFollowsTheVersionTable) {
+  auto diag = [](const std::string& head, const std::string& body, std::string dialect) {
+    std::string src = std::string(kHeader) + head + "@nki.jit\ndef k(a):\n" + body;
+    front::TraceResult r = trace(src, {front::ArgSpec{{128, 64}, DType::Float32}}, dialect);
+    for (const Diagnostic& d : r.diagnostics)
+      if (d.severity == Severity::Error) return d;
+    return Diagnostic{};
+  };
+  const std::string copy_out =
+      "    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)\n"
+      "    t = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)\n"
+      "    nisa.dma_copy(dst=t, src=a)\n";
+  Diagnostic d = diag("", copy_out + "    nisa.topk(t, t, t, 8)\n    return out\n", "0.5");
+  EXPECT_EQ(d.code, "api_not_in_version");
+  EXPECT_NE(d.message.find("nisa.topk is not in NKI 0.5 (added in 0.6"), std::string::npos) << d.message;
+  EXPECT_NE(d.hint.find("--nki 0.6"), std::string::npos) << d.hint;
+  // 0.6 has it (still unimplemented here, so it fails as unsupported_api, not by version).
+  EXPECT_EQ(diag("", copy_out + "    nisa.topk(t, t, t, 8)\n    return out\n", "0.6").code, "unsupported_api");
+  // nki.typing is 0.3+ (the module is evaluated lazily: the import fails where nt is used).
+  EXPECT_EQ(diag("import nki.typing as nt\n", copy_out + "    ann = nt.tensor\n    return out\n", "0.2").code,
+            "api_not_in_version");
+  EXPECT_EQ(diag("import nki.typing as nt\n", copy_out + "    ann = nt.tensor\n    nisa.dma_copy(dst=out, src=t)\n    return out\n",
+                 "0.3").code,
+            "");
+  // nl.exp: an op value in 0.2, a function from 0.3.
+  const std::string act = copy_out + "    e = nl.ndarray((128, 64), dtype=a.dtype, buffer=nl.sbuf)\n";
+  EXPECT_EQ(diag("", act + "    nisa.activation(dst=e, op=nl.exp, data=t)\n    nisa.dma_copy(dst=out, src=e)\n    return out\n",
+                 "0.2").code,
+            "");
+  EXPECT_EQ(diag("", copy_out + "    e = nl.exp(t)\n    nisa.dma_copy(dst=out, src=e)\n    return out\n", "0.2").code,
+            "api_not_in_version");
+}
+
+// A current-dialect name in a legacy kernel: the attribute error's hint names the NKI versions.
+TEST(LegacyFrontEnd, CurrentOnlyNamesGetAMigrationHint) {
+  std::string src =
+      "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n"
+      "@nki.jit\ndef k(a):\n    out = nl.ndarray(a.shape, dtype=a.dtype, buffer=nl.shared_hbm)\n"
+      "    nl.fori_loop(0, 2, None)\n    return out\n";
+  front::TraceResult r = trace(src, {front::ArgSpec{{128, 64}, DType::Float32}});
+  ASSERT_FALSE(r.ok());
+  const Diagnostic* d = nullptr;
+  for (const Diagnostic& x : r.diagnostics)
+    if (x.severity == Severity::Error) d = d ? d : &x;
+  ASSERT_NE(d, nullptr);
+  EXPECT_NE(d->hint.find("nl.fori_loop is an API of the current NKI dialect (NKI 0.6"), std::string::npos) << d->hint;
+}

@@ -27,6 +27,8 @@
 #include "base/source.h"
 #include "lang/value.h"
 #include "nki/tracer.h"
+#include "nki_current/api_versions.h"
+#include "nki_current/current_tracer.h"
 
 using nlohmann::json;
 namespace py = nki::py;
@@ -193,6 +195,83 @@ std::string generate(const json& api, std::vector<std::string>* missing) {
   return md.str();
 }
 
+// The current dialect: every row of src/nki_current/api_versions.def with its versions and what
+// the NKI 0.6 front end binds for it. `missing` gets the 0.6 names of nl / nisa / nki that are
+// bound to nothing at all.
+std::string generate_current(std::vector<std::string>* missing) {
+  using nki::current::ApiVersion;
+  auto file = std::make_shared<nki::SourceFile>("<api-coverage>", "");
+  nki::front::TraceOptions opts;
+  nki::current::CurrentTracer tracer(file, opts, "0.6");
+  std::map<std::string, py::Ref> modules;
+  modules["nki"] = tracer.import_module("nki");
+  modules["nl"] = tracer.import_module("nki.language");
+  modules["nisa"] = tracer.import_module("nki.isa");
+  std::ostringstream md;
+  md << "\n## Current dialect (NKI 0.2-0.6): per-version availability\n\n"
+     << "Generated from `src/nki_current/api_versions.def`, which\n"
+     << "`tools/api_coverage/derive_api_versions.py` derives from the API stubs\n"
+     << "(`nki/api/nki/{,language/,isa/,collectives/}__init__.py`) at each SDK release commit of the\n"
+     << "aws-neuron-sdk docs (2.28 = 0.2, 2.29 = 0.3, 2.30 = 0.4, 2.31 = 0.5, 2.32 = 0.6), corrected by\n"
+     << "`release-notes/components/nki.rst` and `nki/migration/index.rst` (the source column).\n"
+     << "A name that the chosen `--nki` version does not have fails with `api_not_in_version`, naming the\n"
+     << "versions that have it (arguments: only `nc_matmul(accumulate=)` is checked, as\n"
+     << "`unknown_argument`). Status is what the 0.6 front end binds (`nkiagent check`):\n"
+     << "implemented, unsupported (fails loudly with `unsupported_api`), or missing.\n\n";
+  std::map<std::string, std::map<std::string, int>> counts;
+  std::ostringstream table;
+  table << "| api | kind | 0.2 | 0.3 | 0.4 | 0.5 | 0.6 | renamed from / replaces | status (0.6) | source |\n"
+        << "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const ApiVersion& r : nki::current::api_versions()) {
+    std::string status = "-";
+    std::string mod = r.api.substr(0, r.api.find('.'));
+    std::string rest = r.api.substr(r.api.find('.') + 1);
+    bool present_06 = r.in(nki::current::kLastMinor);
+    if (r.kind != "argument" && r.kind != "module" && present_06 && !r.api.starts_with("nki.collectives.")) {
+      py::Ref obj;
+      if (rest.starts_with("NkiTensor.")) {
+        status = nki::current::tensor_attr_status(rest.substr(10));
+        if (status.empty()) status = "missing";
+      } else if (rest.find('.') == std::string::npos) {
+        obj = lookup_attr(tracer, modules[mod], rest);
+      } else {
+        obj = nullptr;
+        status = "";
+      }
+      if (rest.starts_with("NkiTensor.")) {
+        // status set above
+      } else if (status.empty()) {
+        status = "-";
+      } else if (!obj) {
+        status = "missing";
+        if (rest.find('.') == std::string::npos && r.kind != "class") missing->push_back(r.api);
+      } else {
+        std::string detail;
+        bool callable = dynamic_cast<py::BuiltinFn*>(obj.get()) != nullptr;
+        status = callable && probe_call(tracer, obj, &detail) == Probe::Unsupported ? "unsupported" : "implemented";
+      }
+    } else if (r.api.starts_with("nki.collectives.")) {
+      status = present_06 ? "unsupported" : "-";
+    } else if (r.kind == "module") {
+      status = "implemented";
+    }
+    counts[mod][status]++;
+    table << "| `" << r.api << "` | " << r.kind;
+    for (int v = nki::current::kFirstMinor; v <= nki::current::kLastMinor; ++v) table << " | " << (r.in(v) ? "yes" : "-");
+    table << " | " << (r.renamed_from.empty() ? "" : "`" + r.renamed_from + "`") << " | " << status << " | "
+          << md_escape(r.source) << " |\n";
+  }
+  md << "| module | implemented | unsupported | missing | not in 0.6 or not probed | rows |\n|---|---|---|---|---|---|\n";
+  for (auto& [mod, c] : counts) {
+    int total = 0;
+    for (auto& [k, n] : c) total += n;
+    md << "| " << mod << " | " << c["implemented"] << " | " << c["unsupported"] << " | " << c["missing"] << " | "
+       << c["-"] << " | " << total << " |\n";
+  }
+  md << "\n" << table.str();
+  return md.str();
+}
+
 int usage() {
   std::fprintf(stderr, "usage: nki-api-coverage [--check] <nki-api-2.24.json> <api-coverage.md>\n");
   return 2;
@@ -223,6 +302,8 @@ int main(int argc, char** argv) {
   }
   std::vector<std::string> missing;
   std::string md = generate(api, &missing);
+  std::vector<std::string> missing_current;
+  md += generate_current(&missing_current);
   if (!check) {
     std::ofstream out(pos[1]);
     out << md;
@@ -231,6 +312,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     for (const std::string& m : missing) std::fprintf(stderr, "missing entirely: %s\n", m.c_str());
+    for (const std::string& m : missing_current) std::fprintf(stderr, "missing entirely (0.6): %s\n", m.c_str());
     return 0;
   }
   int rc = 0;
@@ -241,6 +323,11 @@ int main(int argc, char** argv) {
     std::fprintf(stderr,
                  "%s is stale: regenerate it with\n  nki-api-coverage %s %s\n", pos[1].c_str(),
                  pos[0].c_str(), pos[1].c_str());
+    rc = 1;
+  }
+  for (const std::string& m : missing_current) {
+    std::fprintf(stderr, "NKI 0.6 API missing entirely (neither implemented nor an unsupported_api stub): %s\n",
+                 m.c_str());
     rc = 1;
   }
   for (const std::string& m : missing) {
