@@ -11,6 +11,8 @@ hint, since, doc source). This tool reads the C++ sources and docs/error-codes.m
                          code has no catalogue row, or when docs/error-codes.md disagrees with
                          the catalogue (a documented code without a row, a row whose Message /
                          Hint / Since / Doc source differs from the doc's)
+  diag_codes.py selftest plants a literal, an uncatalogued code and a stale doc cell in a copy of
+                         the tree and fails unless `check` reports each
   diag_codes.py doc      rewrites the generated section of docs/error-codes.md (the rows that no
                          hand-written table documents)
   diag_codes.py convert [FILES]
@@ -42,12 +44,16 @@ EMITTERS = [
     ("nki_error", re.compile(r'\bnki_error\(\s*' + CODE)),
     ("current_error", re.compile(r'\bcurrent_error\(\s*' + CODE)),
     ("raise_code", re.compile(r'\braise_code\(\s*' + CODE)),
+    ("fail_here", re.compile(r'\bfail_here\(\s*' + CODE)),
     ("fail", re.compile(r'(?:\.|->|\b)fail\(\s*' + CODE)),
     ("warn", re.compile(r'(?:\.|->|\b)warn\(\s*' + CODE)),
     ("make_diagnostic", re.compile(r'\bmake_diagnostic\(\s*[^,()]+,\s*' + CODE)),
     ("throw_sim_error", re.compile(r'\bthrow_sim_error\(\s*[^,()]+,\s*[^,()]+(?:\([^()]*\))?,\s*' + CODE)),
     (".code =", re.compile(r'\.code\s*=\s*' + CODE)),
 ]
+# Codes that are also the name of an API, argument or attribute (nki.isa.device_print, the
+# shuffle_mask argument, nl.tile_size.psum_fmax): only their emission sites name the catalogue.
+ALSO_API_NAMES = {"device_print", "shuffle_mask", "psum_fmax", "bn_stats_fmax"}
 PY_RAISE = re.compile(r'\braise\(\s*"(?P<lit>\w+)"')
 
 
@@ -139,6 +145,10 @@ def load_catalogue():
 
 # ------------------------------------------------------------------------------------------- survey
 
+def python_rows(cat):
+    return {c for c, r in cat.items() if r["kind"] == "python"}
+
+
 def scan():
     """sites: list of (file, line, code, form, is_literal); python: list of (file, line, type)."""
     sites, python, files = [], [], {}
@@ -166,7 +176,7 @@ def stray_literals(files, codes, sites):
         if os.path.abspath(p) == DEF:
             continue
         for off, s in literals(text):
-            if s in codes and (rel(p), line_of(text, off), s) not in at_site:
+            if s in codes and s not in ALSO_API_NAMES and (rel(p), line_of(text, off), s) not in at_site:
                 out.append((rel(p), line_of(text, off), s))
     return out
 
@@ -175,31 +185,31 @@ DOC_ROW = re.compile(r'^\|\s*`([^`|]+)`(?:,\s*`[^`|]+`)*\s*\|(.*)\|\s*$')
 
 
 def split_cells(rest):
-    # Table cells are split on '|' not escaped as '\|' and not inside backticks.
-    cells, cur, tick, i = [], "", False, 0
+    # Table cells are split on '|' not escaped as '\|' (GitHub tables: also inside backticks);
+    # <br> separates a catalogue text's alternatives.
+    cells, cur, i = [], "", 0
     while i < len(rest):
         c = rest[i]
         if c == "\\" and i + 1 < len(rest) and rest[i + 1] == "|":
             cur += "|"
             i += 2
             continue
-        if c == "`":
-            tick = not tick
-        if c == "|" and not tick:
+        if c == "|":
             cells.append(cur.strip())
             cur = ""
         else:
             cur += c
         i += 1
     cells.append(cur.strip())
-    return cells
+    return [c.replace("<br>", "\n") for c in cells]
 
 
 BEGIN, END = "<!-- diag-catalogue:begin -->", "<!-- diag-catalogue:end -->"
 
 
 def md(s):
-    return s.replace("|", "\\|")
+    """A catalogue text as a table cell: alternatives (one per line) separated by <br>."""
+    return s.replace("|", "\\|").replace("\n", "<br>")
 
 
 def generated_section(cat, hand):
@@ -219,17 +229,41 @@ def generated_section(cat, hand):
 
 
 def hand_doc():
-    text = open(DOC, encoding="utf-8").read()
+    return hand_doc_of(open(DOC, encoding="utf-8").read())
+
+
+def hand_doc_of(text):
     a, b = text.find(BEGIN), text.find(END)
     if a >= 0 and b > a:
         text = text[:a] + text[b + len(END) + 1:]
     return text
 
 
+def sync_hand_rows(text, cat):
+    """Rewrites the Message and Hint cells of the hand-written rows from the catalogue."""
+    out, header = [], None
+    for line in text.split("\n"):
+        if line.startswith("| Code |"):
+            header = [h.strip() for h in line.strip().strip("|").split("|")]
+        elif line.startswith("| `") and header and "Message" in header and "Hint" in header:
+            codes = re.findall(r'`([^`]+)`', line.split("|")[1])
+            if len(codes) == 1 and codes[0] in cat:
+                cells = split_cells(line.strip()[1:-1])
+                if len(cells) == len(header):
+                    row = cat[codes[0]]
+                    cells[header.index("Message")] = row["message"]
+                    cells[header.index("Hint")] = row["hint"]
+                    line = "| " + " | ".join(c if i == 0 else md(c) for i, c in enumerate(cells)) + " |"
+        elif not line.startswith("|"):
+            header = None
+        out.append(line)
+    return "\n".join(out)
+
+
 def write_doc():
     cat = load_catalogue()
-    text = open(DOC, encoding="utf-8").read()
-    hand = load_doc(hand_doc())
+    text = sync_hand_rows(open(DOC, encoding="utf-8").read(), cat)
+    hand = load_doc(hand_doc_of(text))
     sec = generated_section(cat, hand)
     a, b = text.find(BEGIN), text.find(END)
     if a >= 0 and b > a:
@@ -285,7 +319,7 @@ def survey():
         if cat and c not in cat:
             tags.append("NOT-IN-CATALOGUE")
         print("%-66s %3d  %s" % (c, len(ss), " ".join(tags)))
-    stray = stray_literals(files, set(by_code) | set(cat) | set(doc), sites)
+    stray = stray_literals(files, (set(by_code) | set(cat) | set(doc)) - python_rows(cat), sites)
     print("\n# Other literals equal to a code (ternaries, defaults, comparisons): %d" % len(stray))
     for f, l, c in stray:
         print("  %s:%d: %s" % (f, l, c))
@@ -313,11 +347,11 @@ def check():
         if c not in cat:
             problems.append("%s:%d: code '%s' (%s) has no row in src/base/diag_codes.def: add "
                             "DIAG(%s, KIND, SEVERITY, \"message\", \"hint\", \"since\", \"source\")"
-                            % (f, l, c, form, c, c))
+                            % (f, l, c, form, c))
         elif lit:
             problems.append("%s:%d: code literal \"%s\" in %s(...): write diag::Code::%s "
                             "(tools/diag_codes.py convert %s)" % (f, l, c, form, c, f))
-    for f, l, c in stray_literals(files, set(cat), sites):
+    for f, l, c in stray_literals(files, set(cat) - python_rows(cat), sites):
         problems.append("%s:%d: literal \"%s\" names a catalogue code: write diag::name(diag::Code::%s)"
                         % (f, l, c, c))
     for f, l, t in python:
@@ -367,6 +401,25 @@ def check():
 
 # ------------------------------------------------------------------------------------------ convert
 
+INCLUDE = '#include "base/diag_codes.h"\n'
+
+
+def add_include(text, is_cpp):
+    """Inserts the catalogue include in sorted order among the quoted includes (after a .cpp
+    file's own header, which comes first)."""
+    incs = list(re.finditer(r'^#include "([^"]+)"\n', text, re.M))
+    if is_cpp and len(incs) > 1 and text[incs[0].end():incs[0].end() + 1] == "\n":
+        incs = incs[1:]
+    for m in incs:
+        if m.group(1) > "base/diag_codes.h":
+            return text[:m.start()] + INCLUDE + text[m.start():]
+    if incs:
+        return text[:incs[-1].end()] + INCLUDE + text[incs[-1].end():]
+    last = list(re.finditer(r'^#include <[^>]+>\n', text, re.M))
+    at = last[-1].end() if last else 0
+    return text[:at] + INCLUDE + text[at:]
+
+
 def convert(paths):
     cat = load_catalogue()
     changed = 0
@@ -386,7 +439,7 @@ def convert(paths):
         rel_p = rel(p)
         for off, s in literals(code_text):
             end = off + len(s) + 2
-            if s in cat and cat[s]["kind"] != "python" and (off, end) not in taken:
+            if s in cat and cat[s]["kind"] != "python" and s not in ALSO_API_NAMES and (off, end) not in taken:
                 edits.append((off, end, "diag::name(diag::Code::%s)" % s))
         if not edits:
             continue
@@ -394,17 +447,41 @@ def convert(paths):
         for a, b, new in sorted(set(edits), reverse=True):
             text = text[:a] + new + text[b:]
         if '#include "base/diag_codes.h"' not in text:
-            incs = list(re.finditer(r'^#include "[^"]+"\n', text, re.M))
-            if incs:
-                at = incs[-1].end()
-            else:
-                last = list(re.finditer(r'^#include <[^>]+>\n', text, re.M))
-                at = last[-1].end() if last else 0
-            text = text[:at] + '#include "base/diag_codes.h"\n' + text[at:]
+            text = add_include(text, p.endswith(".cpp"))
         open(p, "w", encoding="utf-8").write(text)
         changed += 1
         print("%s: %d site(s)" % (rel_p, len(set(edits))))
     print("%d file(s) converted" % changed)
+
+
+def selftest():
+    """The check can fail: in a copy of src/ and docs/, a code literal, an uncatalogued code and a
+    stale doc cell must each be reported."""
+    import shutil
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in ("src", "docs", "tools"):
+            shutil.copytree(os.path.join(ROOT, d), os.path.join(tmp, d))
+        def edit(path, old, new):
+            p = os.path.join(tmp, path)
+            text = open(p, encoding="utf-8").read()
+            assert old in text, (path, old)
+            open(p, "w", encoding="utf-8").write(text.replace(old, new, 1))
+        edit("src/nki/api_nl.cpp", "diag::Code::psum_fmax", '"psum_fmax"')
+        edit("src/nki_current/api_isa.cpp", "current_error(diag::Code::invalid_arguments", 'current_error("selftest_new_code"')
+        edit("docs/error-codes.md", "| `matmul_stationary_fmax` | 2.20 |", "| `matmul_stationary_fmax` | 2.19 |")
+        r = subprocess.run([sys.executable, os.path.join(tmp, "tools", "diag_codes.py"), "check"],
+                           capture_output=True, text=True)
+        want = ['code literal "psum_fmax"', "code 'selftest_new_code' (current_error) has no row",
+                "Since of 'matmul_stationary_fmax'"]
+        missing = [w for w in want if w not in r.stdout]
+        if r.returncode != 1 or missing:
+            print(r.stdout)
+            print("selftest: exit %d, not reported: %s" % (r.returncode, missing))
+            return 1
+        print("selftest: the check reports all %d planted problems" % len(want))
+        return 0
 
 
 if __name__ == "__main__":
@@ -413,6 +490,8 @@ if __name__ == "__main__":
         survey()
     elif cmd == "check":
         sys.exit(check())
+    elif cmd == "selftest":
+        sys.exit(selftest())
     elif cmd == "doc":
         write_doc()
     elif cmd == "convert":

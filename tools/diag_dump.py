@@ -61,8 +61,13 @@ def dump_one(nkiagent, path):
 
 
 def format_regex(fmt):
-    parts = re.split(r"\{[^{}]*\}", fmt)
-    return re.compile("^" + ".*".join(re.escape(p) for p in parts) + "$", re.S)
+    """A row's format: alternatives one per line, `{field}` matching any text, `(no hint)` the
+    empty text."""
+    alts = []
+    for alt in fmt.split("\n"):
+        alt = "" if alt == "(no hint)" else alt
+        alts.append(".*".join(re.escape(p) for p in re.split(r"\{[^{}]*\}", alt)))
+    return re.compile("^(?:" + "|".join(alts) + ")$", re.S)
 
 
 def main():
