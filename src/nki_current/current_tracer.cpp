@@ -1,5 +1,6 @@
 #include "nki_current/current_tracer.h"
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 
 namespace nki::current {
@@ -66,7 +67,7 @@ Ref CurrentTracer::import_module(const std::string& dotted) {
   if (dotted == "neuronxcc.nki.typing") return legacy_typing();
   if (dotted == "neuronxcc" || dotted.rfind("neuronxcc.", 0) == 0) {
     // NKI 0.4 (SDK 2.30) release notes: using neuronxcc.nki.* inside kernels is a compile error.
-    current_error("legacy_namespace_in_current_dialect",
+    current_error(diag::Code::legacy_namespace_in_current_dialect,
                   "'" + dotted + "' is the legacy (SDK 2.24) NKI namespace; this file is compiled as NKI " + version_,
                   "write `import nki`, `import nki.language as nl`, `import nki.isa as nisa` (and port the kernel: "
                   "destination-passing ISA calls, no masks), or check it with --nki 2.24");

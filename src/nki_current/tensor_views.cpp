@@ -4,6 +4,7 @@
 // pattern over that storage. Views lower to ir::Access over a flat alias of the storage.
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
@@ -46,10 +47,10 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
   Bound b(call, api, {"pattern", "offset", "scalar_offset", "vector_offset", "indirect_dim", "dtype"}, 1, false);
   for (size_t i : {2, 3, 5})
     if (b.has(i))
-      current_error("unsupported_api", api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
+      current_error(diag::Code::unsupported_api, api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
                                              "simulator yet");
   if (b.has(4) && front::static_int(b[4]).value_or(1) != 0)
-    current_error("unsupported_api", api + "(indirect_dim=...) is not implemented by this simulator yet");
+    current_error(diag::Code::unsupported_api, api + "(indirect_dim=...) is not implemented by this simulator yet");
   int storage = t.storage_of(self->view.tensor);
   const ir::TensorDecl base = t.kernel().tensors[storage];
   std::vector<int64_t> steps, counts;
@@ -57,19 +58,19 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
     std::vector<int64_t> sc;
     for (const Ref& x : pair->iterate(in)) {
       auto v = front::static_int(x);
-      if (!v) current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs of integers");
+      if (!v) current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs of integers");
       sc.push_back(*v);
     }
     if (sc.size() != 2 || sc[1] < 1)
-      current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs with count >= 1");
+      current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs with count >= 1");
     steps.push_back(sc[0]);
     counts.push_back(sc[1]);
   }
-  if (steps.empty()) current_error("invalid_arguments", api + " needs a non-empty pattern");
+  if (steps.empty()) current_error(diag::Code::invalid_arguments, api + " needs a non-empty pattern");
   int64_t offset = 0;
   if (b.has(1)) {
     auto v = front::static_int(b[1]);
-    if (!v) current_error("invalid_arguments", api + " offset must be a compile-time integer");
+    if (!v) current_error(diag::Code::invalid_arguments, api + " offset must be a compile-time integer");
     offset = *v;
   }
   bool on_chip = !ir::is_hbm(base.buffer);
@@ -79,7 +80,7 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
   std::vector<int64_t> flat_shape = on_chip ? std::vector<int64_t>{base.shape[0], free}
                                             : std::vector<int64_t>{ir::element_count(base.shape)};
   if (on_chip && steps[0] != free)
-    current_error("ap_partition_stride",
+    current_error(diag::Code::ap_partition_stride,
                   api + ": the first pattern entry is the partition access, whose stride must equal the tensor's "
                         "elements per partition (" + std::to_string(free) + "), got " + std::to_string(steps[0]),
                   "partitions cannot be strided: start the pattern with [" + std::to_string(free) + ", partitions]");
@@ -114,19 +115,19 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
   const int64_t rank = static_cast<int64_t>(v.shape.size());
   auto need_int = [&](const Ref& r, const std::string& what) {
     auto x = front::static_int(r);
-    if (!x) current_error("invalid_arguments", api + " " + what + " must be a compile-time integer");
+    if (!x) current_error(diag::Code::invalid_arguments, api + " " + what + " must be a compile-time integer");
     return *x;
   };
   auto need_dim = [&](const Ref& r, bool allow_end) {
     int64_t d = need_int(r, "dim");
     if (d < 0) d += rank + (allow_end ? 1 : 0);
     if (d < 0 || d > rank || (!allow_end && d == rank))
-      current_error("invalid_view", api + ": dim out of range for a " + std::to_string(rank) + "-D tensor");
+      current_error(diag::Code::invalid_view, api + ": dim out of range for a " + std::to_string(rank) + "-D tensor");
     return d;
   };
   auto not_partition = [&](int64_t d) {
     if (on_chip && d == 0)
-      current_error("invalid_view", api + " cannot apply to dim 0 (the partition dim) of an on-chip tensor");
+      current_error(diag::Code::invalid_view, api + " cannot apply to dim 0 (the partition dim) of an on-chip tensor");
   };
   auto erase_column = [&](int64_t d) {
     v.shape.erase(v.shape.begin() + d);
@@ -137,7 +138,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false), start = need_int(b[1], "start"), end = need_int(b[2], "end");
     int64_t step = b.has(3) ? need_int(b[3], "step") : 1;
     if (!(0 <= start && start < end && end <= v.shape[d]) || step < 1)
-      current_error("invalid_view", api + "(" + std::to_string(d) + ", " + std::to_string(start) + ", " +
+      current_error(diag::Code::invalid_view, api + "(" + std::to_string(d) + ", " + std::to_string(start) + ", " +
                                         std::to_string(end) + ", " + std::to_string(step) +
                                         ") needs 0 <= start < end <= shape[dim] (" + std::to_string(v.shape[d]) +
                                         ") and step >= 1");
@@ -150,11 +151,11 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     Bound b(call, api, {"dim", "index"}, 2, false);
     int64_t d = need_dim(b[0], false);
     if (front::as_tensor(b[1]))
-      current_error("unsupported_api", "NkiTensor.select with a tensor index (dynamic select) is not implemented "
+      current_error(diag::Code::unsupported_api, "NkiTensor.select with a tensor index (dynamic select) is not implemented "
                                        "by this simulator yet");
     int64_t i = need_int(b[1], "index");
     if (i < 0 || i >= v.shape[d])
-      current_error("invalid_view", api + ": index " + std::to_string(i) + " out of range [0, " +
+      current_error(diag::Code::invalid_view, api + ": index " + std::to_string(i) + " out of range [0, " +
                                         std::to_string(v.shape[d]) + ")");
     for (size_t k = 0; k < v.coef.size(); ++k) v.offset[k].constant += v.coef[k][d] * i;
     erase_column(d);
@@ -166,9 +167,9 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     std::sort(sorted.begin(), sorted.end());
     bool perm = static_cast<int64_t>(dims.size()) == rank;
     for (int64_t k = 0; perm && k < rank; ++k) perm = sorted[k] == k;
-    if (!perm) current_error("invalid_view", api + ": dims must be a permutation of range(" + std::to_string(rank) + ")");
+    if (!perm) current_error(diag::Code::invalid_view, api + ": dims must be a permutation of range(" + std::to_string(rank) + ")");
     if (on_chip && dims[0] != 0)
-      current_error("invalid_view", api + ": on-chip tensors keep the partition dim first (dims[0] must be 0)");
+      current_error(diag::Code::invalid_view, api + ": on-chip tensors keep the partition dim first (dims[0] must be 0)");
     ir::Access p = v;
     for (int64_t k = 0; k < rank; ++k) {
       p.shape[k] = v.shape[dims[k]];
@@ -180,7 +181,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false), size = need_int(b[1], "size");
     not_partition(d);
     if (v.shape[d] != 1 || size < 1)
-      current_error("invalid_view", api + ": dim " + std::to_string(d) + " must have size 1 (it has " +
+      current_error(diag::Code::invalid_view, api + ": dim " + std::to_string(d) + " must have size 1 (it has " +
                                         std::to_string(v.shape[d]) + ") and size must be positive");
     v.shape[d] = size;
     for (auto& c : v.coef) c[d] = 0;
@@ -195,7 +196,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false);
     not_partition(d);
     if (v.shape[d] != 1)
-      current_error("invalid_view", api + ": dim " + std::to_string(d) + " has size " + std::to_string(v.shape[d]) +
+      current_error(diag::Code::invalid_view, api + ": dim " + std::to_string(d) + " has size " + std::to_string(v.shape[d]) +
                                         ", not 1");
     erase_column(d);
   }
