@@ -323,8 +323,17 @@ def survey():
     print("\n# Other literals equal to a code (ternaries, defaults, comparisons): %d" % len(stray))
     for f, l, c in stray:
         print("  %s:%d: %s" % (f, l, c))
+    named = {}
+    for p, text in files.items():
+        if os.path.abspath(p) != DEF:
+            for m in re.finditer(r'diag::name\(diag::Code::(\w+)\)', text):
+                named.setdefault(m.group(1), []).append("%s:%d" % (rel(p), line_of(text, m.start())))
+    print("\n# Catalogue names used outside the emission forms (diag::name(diag::Code::X)): %d" %
+          sum(len(v) for v in named.values()))
+    for c in sorted(named):
+        print("  %-40s %s" % (c, " ".join(named[c])))
     print("\n# Documented in docs/error-codes.md but never emitted by a recognised site")
-    stray_codes = {c for _, _, c in stray}
+    stray_codes = {c for _, _, c in stray} | set(named)
     for c in sorted(doc):
         if c not in by_code:
             print("  %-60s %s" % (c, "(appears as another literal)" if c in stray_codes else ""))
