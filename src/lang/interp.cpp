@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 
+#include "base/diag_codes.h"
 #include "base/source_registry.h"
 #include "lang/package_import.h"
 #include "lang/parser.h"
@@ -108,7 +109,7 @@ void Interp::set_builtin(const std::string& name, Ref v) { builtins_->set(name, 
 
 void Interp::tick() {
   if (++steps_ > limits_.max_steps)
-    raise_code("evaluation_budget", "kernel evaluation exceeded its step budget (" +
+    raise_code(diag::Code::evaluation_budget, "kernel evaluation exceeded its step budget (" +
                                         std::to_string(limits_.max_steps) + " steps)",
                "avoid very long compile-time Python loops; use nl.affine_range for device loops");
   // The budget is checked at every step, not every few thousand: one step can take a second (a
@@ -121,7 +122,7 @@ void Interp::tick() {
   if (deadline_.expired()) {
     char secs[32];
     std::snprintf(secs, sizeof secs, "%g", limits_.max_seconds);
-    raise_code("evaluation_budget",
+    raise_code(diag::Code::evaluation_budget,
                std::string("kernel evaluation exceeded its time budget (") + secs + " s of CPU time)",
                "avoid very long compile-time Python work; use nl.affine_range for device loops");
   }
@@ -143,7 +144,7 @@ void Interp::load_module(const Module& m) {
       (void)f;
     } catch (PyError& err) {
       // A spent budget is not a module-level failure to defer: nothing more can be evaluated.
-      if (err.code == "evaluation_budget") throw;
+      if (err.code == diag::name(diag::Code::evaluation_budget)) throw;
       if (!err.loc.valid()) err.loc = s->span.begin;
       std::vector<std::string> names;
       stmt_bound_names(*s, names);
@@ -410,7 +411,7 @@ Flow Interp::exec(const Stmt& s) {
       case StmtKind::With:
       case StmtKind::AsyncWith: result = exec_with(static_cast<const With&>(s)); break;
       case StmtKind::Match:
-        raise_code("unsupported_syntax", "match statements are not supported inside kernels");
+        raise_code(diag::Code::unsupported_syntax, "match statements are not supported inside kernels");
     }
     cur_loc_ = saved;
     return result;
@@ -440,7 +441,7 @@ Flow Interp::exec_while(const While& s) {
     Ref t = eval(*s.test);
     if (auto* drv = dynamic_cast<BranchDriver*>(t.get())) {
       (void)drv;
-      raise_code("err_dynamic_control_flow_not_supported",
+      raise_code(diag::Code::err_dynamic_control_flow_not_supported,
                  "a while loop condition must be a compile-time value",
                  "use nl.sequential_range / nl.affine_range for device loops");
     }
@@ -624,7 +625,7 @@ void Interp::exec_function_def(const FunctionDef& s) {
       decorated = (*it)->call(*this, a);
     } catch (PyError& e) {
       // An unknown decorator (placeholder) must not break loading; keep the plain function.
-      if (e.code == "unavailable_module") decorated = result;
+      if (e.code == diag::name(diag::Code::unavailable_module)) decorated = result;
       else throw;
     }
     result = decorated;
@@ -664,7 +665,7 @@ void Interp::exec_class_def(const ClassDef& s) {
       a.loc = s.span.begin;
       result = dec->call(*this, a);
     } catch (PyError& e) {
-      if (e.code != "unavailable_module") throw;
+      if (e.code != diag::name(diag::Code::unavailable_module)) throw;
     }
   }
   bind_name(s.name, result);
@@ -1035,7 +1036,7 @@ Ref Interp::eval_inner(const Expr& e) {
           static Ref ell = std::make_shared<EllipsisObj>();
           return ell;
         }
-        case Constant::Kind::Complex: raise_code("unsupported_syntax", "complex numbers are not supported");
+        case Constant::Kind::Complex: raise_code(diag::Code::unsupported_syntax, "complex numbers are not supported");
       }
       return none();
     }
@@ -1097,7 +1098,7 @@ Ref Interp::eval_inner(const Expr& e) {
       Ref t = eval(*x.test);
       if (auto* drv = dynamic_cast<BranchDriver*>(t.get())) {
         if (Ref v = drv->run_if_exp(*this, x)) return v;
-        raise_code("err_dynamic_control_flow_not_supported",
+        raise_code(diag::Code::err_dynamic_control_flow_not_supported,
                    "a conditional expression needs a compile-time condition",
                    "use nl.where or a mask for per-element selection");
       }
@@ -1192,7 +1193,7 @@ Ref Interp::eval_inner(const Expr& e) {
     case ExprKind::Await:
     case ExprKind::Yield:
     case ExprKind::YieldFrom:
-      raise_code("unsupported_syntax", "generators and coroutines are not supported inside kernels");
+      raise_code(diag::Code::unsupported_syntax, "generators and coroutines are not supported inside kernels");
   }
   raise("SystemError", "unknown expression");
 }

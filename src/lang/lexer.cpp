@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/diag_codes.h"
 #include "base/diagnostic.h"
 #include "base/source_registry.h"
 
@@ -110,7 +111,7 @@ bool is_string_prefix(std::string_view p) {
 }  // namespace
 
 void throw_syntax_error(const SourceFilePtr& file, SourceLoc loc, std::string message) {
-  throw DiagnosticError(make_diagnostic(Severity::Error, "syntax", std::move(message), file, loc));
+  throw DiagnosticError(make_diagnostic(Severity::Error, diag::Code::syntax, std::move(message), file, loc));
 }
 
 Lexer::Lexer(SourceFilePtr file, std::string_view text, TextOrigin origin)

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "base/diag_codes.h"
 #include "lang/interp.h"
 #include "lang/stdlib_modules.h"
 
@@ -997,7 +998,7 @@ Ref PlaceholderObj::call(Interp&, CallArgs&) { fail(); }
 void PlaceholderObj::fail() const {
   PyError e;
   e.type = "ImportError";
-  e.code = "unavailable_module";
+  e.code = diag::Code::unavailable_module;
   e.message = "'" + name + "' is not available inside a kernel in this simulator";
   e.hint = "kernels may use neuronxcc.nki, numpy (dtypes and constants) and math";
   throw e;

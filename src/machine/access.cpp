@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "base/diag_codes.h"
 #include "machine/transfer.h"
 
 namespace nki::machine {
@@ -83,13 +84,13 @@ ActiveSet eval_mask(const AtomEnv& env, const std::optional<ir::Mask>& mask,
 
 View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& shape) {
   if (!v.indirect.empty() || !v.dropped.empty())
-    cx.fail("sim_bad_ir", "an indirectly indexed operand must have the instruction's shape");
+    cx.fail(diag::Code::sim_bad_ir, "an indirectly indexed operand must have the instruction's shape");
   View b = v;
   b.shape = shape;
   b.strides.assign(shape.size(), 0);
   const size_t r = v.shape.size(), R = shape.size();
   if (r > R && ir::element_count(v.shape) != ir::element_count(shape))
-    cx.fail("sim_bad_ir", "operand of shape " + shape_str(v.shape) +
+    cx.fail(diag::Code::sim_bad_ir, "operand of shape " + shape_str(v.shape) +
                               " cannot be broadcast to " + shape_str(shape));
   for (size_t j = 0; j < r; ++j) {
     if (j >= R) break;
@@ -97,7 +98,7 @@ View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& 
     if (v.shape[sd] == shape[td])
       b.strides[td] = v.strides[sd];
     else if (v.shape[sd] != 1)
-      cx.fail("sim_bad_ir", "operand of shape " + shape_str(v.shape) +
+      cx.fail(diag::Code::sim_bad_ir, "operand of shape " + shape_str(v.shape) +
                                 " cannot be broadcast to " + shape_str(shape));
   }
   b.collapse();
@@ -107,14 +108,14 @@ View broadcast_view(ExecContext& cx, const View& v, const std::vector<int64_t>& 
 View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob_skip, Use use) {
   const ir::Kernel& k = cx.k;
   if (a.tensor < 0 || a.tensor >= static_cast<int>(k.tensors.size()))
-    cx.fail("sim_bad_ir", "operand refers to an unknown tensor id " + std::to_string(a.tensor));
+    cx.fail(diag::Code::sim_bad_ir, "operand refers to an unknown tensor id " + std::to_string(a.tensor));
   const ir::TensorDecl& t = k.tensors[static_cast<size_t>(a.tensor)];
   const size_t R = t.shape.size(), r = a.shape.size();
   if (a.offset.size() != R || a.coef.size() != R)
-    cx.fail("sim_bad_ir", "access to '" + t.name + "' has " + std::to_string(a.offset.size()) +
+    cx.fail(diag::Code::sim_bad_ir, "access to '" + t.name + "' has " + std::to_string(a.offset.size()) +
                               " offsets for a rank-" + std::to_string(R) + " tensor");
   if (a.shape.size() > kMaxRank)
-    cx.fail("sim_bad_ir", "access to '" + t.name + "' has an iteration space of rank > 32");
+    cx.fail(diag::Code::sim_bad_ir, "access to '" + t.name + "' has an iteration space of rank > 32");
   View v;
   v.tensor = a.tensor;
   int64_t shift = 0;  // offset into the source storage of a deferred copy (Use::Read)
@@ -136,7 +137,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
   std::vector<int64_t> off(R);
   for (size_t d = 0; d < R; ++d) {
     if (a.coef[d].size() != r)
-      cx.fail("sim_bad_ir", "access to '" + t.name + "' has a coefficient row of the wrong rank");
+      cx.fail(diag::Code::sim_bad_ir, "access to '" + t.name + "' has a coefficient row of the wrong rank");
     off[d] = cx.env.eval(a.offset[d]);
     v.base += off[d] * rowstride[d];
     for (size_t j = 0; j < r; ++j) v.strides[j] += a.coef[d][j] * rowstride[d];
@@ -178,7 +179,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
         lo = mlo;
         hi = mhi;
       }
-      cx.fail("err_tensor_access_out_of_bound",
+      cx.fail(diag::Code::err_tensor_access_out_of_bound,
               "out-of-bound access to tensor '" + t.name + "' of shape " + shape_str(t.shape) +
                   ": index range [" + std::to_string(lo) + ", " + std::to_string(hi) +
                   "] on dimension " + std::to_string(d) + " of size " +
@@ -189,7 +190,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
 
   if (a.indirect) {
     if (ind_dim < 0 || ind_dim >= static_cast<int>(R) || !a.indirect->index)
-      cx.fail("sim_bad_ir", "indirect access to '" + t.name + "' has an invalid dimension");
+      cx.fail(diag::Code::sim_bad_ir, "indirect access to '" + t.name + "' has an invalid dimension");
     View iv = resolve(cx, *a.indirect->index, nullptr, false, Use::Read);
     View bv = broadcast_view(cx, iv, a.shape);
     std::vector<int64_t> idx(static_cast<size_t>(n));
@@ -209,7 +210,7 @@ View resolve(ExecContext& cx, const ir::Access& a, const uint8_t* mask, bool oob
         }
         int64_t flat = v.base + idx[static_cast<size_t>(f)] * rowstride[dd];
         for (size_t j = 0; j < r; ++j) flat += v.strides[j] * kk[j];
-        cx.fail("dynamic_oob",
+        cx.fail(diag::Code::dynamic_oob,
                 "index " + std::to_string(flat) + " is out of bounds for axis 0 with size " +
                     std::to_string(total),
                 "indirect index " + std::to_string(idx[static_cast<size_t>(f)]) +

@@ -8,6 +8,7 @@
 #include <limits>
 #include <string_view>
 
+#include "base/diag_codes.h"
 #include "machine/engine_math.h"
 #include "machine/ops.h"
 #include "machine/ops_common.h"
@@ -26,7 +27,7 @@ struct Mat {
 
 const ir::Operand& src(ExecContext& cx, const ir::Instr& in, size_t i) {
   if (in.srcs.size() <= i || in.srcs[i].is_imm)
-    cx.fail("sim_bad_ir", "'" + in.name + "' needs a tensor operand #" + std::to_string(i));
+    cx.fail(diag::Code::sim_bad_ir, "'" + in.name + "' needs a tensor operand #" + std::to_string(i));
   return in.srcs[i];
 }
 
@@ -66,7 +67,7 @@ Dst dst_of(ExecContext& cx, const ir::Instr& in) {
 
 void need_dst(ExecContext& cx, const ir::Instr& in, const Dst& d, int64_t P, int64_t F) {
   if (d.P * d.F != P * F)
-    cx.fail("sim_bad_ir", "'" + in.name + "' destination has " + std::to_string(d.P * d.F) +
+    cx.fail(diag::Code::sim_bad_ir, "'" + in.name + "' destination has " + std::to_string(d.P * d.F) +
                               " elements, expected " + std::to_string(P) + "x" +
                               std::to_string(F));
 }
@@ -112,7 +113,7 @@ void bn_stats(ExecContext& cx, const ir::Instr& in) {
 
 void bn_aggr(ExecContext& cx, const ir::Instr& in) {
   Mat s = load_mat(cx, src(cx, in, 0).access);
-  if (s.F % 3 != 0) cx.fail("sim_bad_ir", "bn_aggr input free size must be a multiple of 3");
+  if (s.F % 3 != 0) cx.fail(diag::Code::sim_bad_ir, "bn_aggr input free size must be a multiple of 3");
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, s.P, 2);
   auto out = scratch<float>(cx, s.P * 2);
@@ -136,7 +137,7 @@ void bn_aggr(ExecContext& cx, const ir::Instr& in) {
 // ---- top-8 family ----
 void max8(ExecContext& cx, const ir::Instr& in) {
   Mat x = load_mat(cx, src(cx, in, 0).access);
-  if (x.F < 8) cx.fail("sim_bad_ir", "max8 needs at least 8 elements per partition");
+  if (x.F < 8) cx.fail(diag::Code::sim_bad_ir, "max8 needs at least 8 elements per partition");
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, x.P, 8);
   auto out = scratch<float>(cx, x.P * 8);
@@ -159,7 +160,7 @@ int64_t find_in_row(const Mat& x, int64_t p, float v, int64_t from) {
 void nc_find_index8(ExecContext& cx, const ir::Instr& in) {
   Mat x = load_mat(cx, src(cx, in, 0).access);
   Mat vals = load_mat(cx, src(cx, in, 1).access);
-  if (vals.F != 8 || vals.P != x.P) cx.fail("sim_bad_ir", "nc_find_index8 needs vals [P, 8]");
+  if (vals.F != 8 || vals.P != x.P) cx.fail(diag::Code::sim_bad_ir, "nc_find_index8 needs vals [P, 8]");
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, x.P, 8);
   auto out = scratch<int64_t>(cx, x.P * 8);
@@ -179,8 +180,8 @@ void nc_find_index8(ExecContext& cx, const ir::Instr& in) {
 void nc_match_replace8(ExecContext& cx, const ir::Instr& in) {
   Mat x = load_mat(cx, src(cx, in, 0).access);
   Mat vals = load_mat(cx, src(cx, in, 1).access);
-  if (vals.F != 8 || vals.P != x.P) cx.fail("sim_bad_ir", "nc_match_replace8 needs vals [P, 8]");
-  if (in.float_attrs.empty()) cx.fail("sim_bad_ir", "nc_match_replace8 needs float_attrs[0] = imm");
+  if (vals.F != 8 || vals.P != x.P) cx.fail(diag::Code::sim_bad_ir, "nc_match_replace8 needs vals [P, 8]");
+  if (in.float_attrs.empty()) cx.fail(diag::Code::sim_bad_ir, "nc_match_replace8 needs float_attrs[0] = imm");
   const float imm = static_cast<float>(in.float_attrs[0]);
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, x.P, x.F);
@@ -195,7 +196,7 @@ void nc_match_replace8(ExecContext& cx, const ir::Instr& in) {
   if (in.srcs.size() > 2 && !in.srcs[2].is_imm) {
     const ir::Access& ia = in.srcs[2].access;
     if (ir::element_count(ia.shape) != x.P * 8)
-      cx.fail("sim_bad_ir", "nc_match_replace8 dst_idx must have [P, 8] elements");
+      cx.fail(diag::Code::sim_bad_ir, "nc_match_replace8 dst_idx must have [P, 8] elements");
     View iv = resolve(cx, ia, nullptr);
     scatter_i64(iv, nullptr, idx.data());
   }
@@ -211,7 +212,7 @@ void gather_flattened(ExecContext& cx, const ir::Instr& in) {
   View iv = resolve(cx, ia, nullptr);
   int64_t IP, G;
   dims(ia.shape, IP, G);
-  if (IP != P) cx.fail("sim_bad_ir", "gather_flattened operands need the same partition count");
+  if (IP != P) cx.fail(diag::Code::sim_bad_ir, "gather_flattened operands need the same partition count");
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, P, G);
   auto idx = scratch<int64_t>(cx, P * G);
@@ -269,16 +270,16 @@ void local_gather(ExecContext& cx, const ir::Instr& in) {
   int64_t IP, J;
   dims(ia.shape, IP, J);
   if (IP != s.P || s.P % 16 != 0)
-    cx.fail("sim_bad_ir", "local_gather needs equal partition counts that are multiples of 16");
+    cx.fail(diag::Code::sim_bad_ir, "local_gather needs equal partition counts that are multiples of 16");
   auto idx = scratch<int64_t>(cx, IP * J);
   cx.note_uninit(gather_i64(iv, nullptr, idx.data()), iv.tensor);
   const int64_t E = in.int_attrs.size() > 0 ? in.int_attrs[0] : 1;
   const int64_t V = in.int_attrs.size() > 1 && in.int_attrs[1] > 0 ? in.int_attrs[1] : 16 * J;
-  if (V > 16 * J) cx.fail("sim_bad_ir", "local_gather num_valid_indices exceeds the indices");
+  if (V > 16 * J) cx.fail(diag::Code::sim_bad_ir, "local_gather num_valid_indices exceeds the indices");
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, s.P, V * E);
   if (d.view.dtype != sv.dtype)
-    cx.fail("sim_bad_ir", "local_gather destination dtype must match the source (no cast)");
+    cx.fail(diag::Code::sim_bad_ir, "local_gather destination dtype must match the source (no cast)");
   auto out = scratch<uint8_t>(cx, s.P * V * E * static_cast<int64_t>(s.es));
   std::memset(out.data(), 0, static_cast<size_t>(out.size()));
   for (int64_t c = 0; c < s.P / 16; ++c) {
@@ -307,7 +308,7 @@ void nc_stream_shuffle(ExecContext& cx, const ir::Instr& in) {
   if (d.act.kind == ActiveSet::None) return;
   int64_t SP, SF;
   dims(sa.shape, SP, SF);
-  if (SF != d.F) cx.fail("sim_bad_ir", "nc_stream_shuffle needs equal elements per partition");
+  if (SF != d.F) cx.fail(diag::Code::sim_bad_ir, "nc_stream_shuffle needs equal elements per partition");
   std::vector<int64_t> mask(in.int_attrs.begin(), in.int_attrs.end());
   mask.resize(32, 255);
   const bool raw = sv.dtype == d.view.dtype;
@@ -327,7 +328,7 @@ void nc_stream_shuffle(ExecContext& cx, const ir::Instr& in) {
     const int64_t m = mask[static_cast<size_t>(p % 32)];
     if (m == 255) continue;
     const int64_t from = (p / 32) * 32 + m;
-    if (from < 0 || from >= SP) cx.fail("sim_bad_ir", "nc_stream_shuffle mask entry out of range");
+    if (from < 0 || from >= SP) cx.fail(diag::Code::sim_bad_ir, "nc_stream_shuffle mask entry out of range");
     std::memcpy(cur.data() + static_cast<size_t>(p) * row, srcb.data() + static_cast<size_t>(from) * row, row);
   }
   if (raw)
@@ -409,7 +410,7 @@ void rand_fill(ExecContext& cx, const ir::Instr& in) {
 }
 
 void random_seed(ExecContext& cx, const ir::Instr& in) {
-  if (in.srcs.empty()) cx.fail("sim_bad_ir", "random_seed needs a seed operand");
+  if (in.srcs.empty()) cx.fail(diag::Code::sim_bad_ir, "random_seed needs a seed operand");
   double seed = 0;
   if (in.srcs[0].is_imm) {
     seed = in.srcs[0].imm;
@@ -445,13 +446,13 @@ bool cmp_f32(ExecContext& cx, int64_t op, float a, float b) {
     case ir::Alu::LessEqual: return a <= b;
     case ir::Alu::Greater: return a > b;
     case ir::Alu::GreaterEqual: return a >= b;
-    default: cx.fail("sim_bad_ir", "range_select comparison must be a comparison operator");
+    default: cx.fail(diag::Code::sim_bad_ir, "range_select comparison must be a comparison operator");
   }
 }
 
 void range_select(ExecContext& cx, const ir::Instr& in) {
   if (in.int_attrs.size() < 2 || in.float_attrs.empty())
-    cx.fail("sim_bad_ir", "range_select needs int_attrs {comp_op0, comp_op1[, range_start]} "
+    cx.fail(diag::Code::sim_bad_ir, "range_select needs int_attrs {comp_op0, comp_op1[, range_start]} "
                           "and float_attrs {on_false_value}");
   Mat t = load_mat(cx, src(cx, in, 0).access);
   Mat b0 = load_mat(cx, src(cx, in, 1).access);
@@ -480,7 +481,7 @@ void select_reduce(ExecContext& cx, const ir::Instr& in) {
   Mat pred = load_mat(cx, src(cx, in, 0).access);
   Dst d = dst_of(cx, in);
   const int64_t n = d.P * d.F;
-  if (pred.P * pred.F != n) cx.fail("sim_bad_ir", "select_reduce predicate must match dst");
+  if (pred.P * pred.F != n) cx.fail(diag::Code::sim_bad_ir, "select_reduce predicate must match dst");
   F32In on_true = load_f32(cx, in.srcs.size() > 1 ? in.srcs[1] : ir::Operand::of_imm(0.0),
                            in.dst.shape, nullptr, nullptr);
   F32In on_false = load_f32(cx, in.srcs.size() > 2 ? in.srcs[2] : ir::Operand::of_imm(0.0),
@@ -502,7 +503,7 @@ void select_reduce(ExecContext& cx, const ir::Instr& in) {
 // reduce_cmd=reduce instruction continues from where this one stopped.
 void tensor_scalar_cumulative(ExecContext& cx, const ir::Instr& in) {
   if (in.int_attrs.size() < 3 || in.srcs.size() < 3)
-    cx.fail("sim_bad_ir", "tensor_scalar_cumulative needs srcs {src, imm0, imm1} and int_attrs {op0, op1, reduce_cmd}");
+    cx.fail(diag::Code::sim_bad_ir, "tensor_scalar_cumulative needs srcs {src, imm0, imm1} and int_attrs {op0, op1, reduce_cmd}");
   Mat x = load_mat(cx, src(cx, in, 0).access);
   Dst d = dst_of(cx, in);
   need_dst(cx, in, d, x.P, x.F);
@@ -569,7 +570,7 @@ void device_print(ExecContext& cx, const ir::Instr& in, std::string_view prefix)
   }
   if (n > kMaxValues) text += " ... (" + std::to_string(n) + " values)";
   cx.warnings.push_back(
-      make_diagnostic(Severity::Note, "device_print", text, cx.k.file, in.loc));
+      make_diagnostic(Severity::Note, diag::Code::device_print, text, cx.k.file, in.loc));
 }
 
 }  // namespace
@@ -600,7 +601,7 @@ void exec_custom(ExecContext& cx, const ir::Instr& in) {
   if (name == "select_reduce") return select_reduce(cx, in);
   if (name == "sequence_bounds") return sequence_bounds(cx, in);
   if (name == "tensor_scalar_cumulative") return tensor_scalar_cumulative(cx, in);
-  cx.fail("sim_unsupported",
+  cx.fail(diag::Code::sim_unsupported,
           "the simulator does not implement custom instruction '" + in.name + "'",
           "see src/machine/custom_ops.h for the supported names");
 }

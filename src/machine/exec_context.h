@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "base/diag_codes.h"
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 #include "machine/atom_env.h"
@@ -73,7 +74,7 @@ struct ExecContext {
     int line = instr ? instr->loc.line : 0, col = instr ? instr->loc.col : 0;
     if (!warned_.insert({line * 4096 + col, tensor}).second) return;
     warnings.push_back(make_diagnostic(
-        Severity::Warning, "uninitialized_read",
+        Severity::Warning, diag::Code::uninitialized_read,
         "'" + (instr ? instr->name : std::string("instruction")) +
             "' reads elements of tensor '" + k.tensors[static_cast<size_t>(tensor)].name +
             "' that were never written (they hold NaN / the integer sentinel)",

@@ -3,6 +3,7 @@
 #include <string>
 #include <variant>
 
+#include "base/diag_codes.h"
 #include "base/dtype_convert.h"
 #include "machine/atom_env.h"
 #include "machine/exec_context.h"
@@ -24,16 +25,16 @@ std::string shape_str(const std::vector<int64_t>& s) {
 void load_argument(const ir::Kernel& k, Memory& mem, int t, const HostTensor& a, size_t index) {
   const ir::TensorDecl& d = k.tensors[static_cast<size_t>(t)];
   if (a.dtype != d.dtype)
-    throw_sim_error(k, d.loc, "arg_dtype_mismatch",
+    throw_sim_error(k, d.loc, diag::Code::arg_dtype_mismatch,
                     "argument " + std::to_string(index) + " ('" + d.name + "') has dtype " +
                         dtype_name(a.dtype) + ", the kernel expects " + dtype_name(d.dtype));
   if (a.shape != d.shape)
-    throw_sim_error(k, d.loc, "arg_shape_mismatch",
+    throw_sim_error(k, d.loc, diag::Code::arg_shape_mismatch,
                     "argument " + std::to_string(index) + " ('" + d.name + "') has shape " +
                         shape_str(a.shape) + ", the kernel expects " + shape_str(d.shape));
   const int64_t n = a.element_count();
   if (static_cast<int64_t>(a.data.size()) != n * static_cast<int64_t>(dtype_size(a.dtype)))
-    throw_sim_error(k, d.loc, "arg_bad_data",
+    throw_sim_error(k, d.loc, diag::Code::arg_bad_data,
                     "argument " + std::to_string(index) + " ('" + d.name + "') holds " +
                         std::to_string(a.data.size()) + " bytes for " + std::to_string(n) +
                         " elements");
@@ -85,7 +86,7 @@ HostTensor read_back(const ir::Kernel& k, Memory& mem, int t, bool may_move) {
 RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
                   const RunOptions& options) {
   if (args.size() != k.params.size())
-    throw_sim_error(k, SourceLoc{}, "arg_count_mismatch",
+    throw_sim_error(k, SourceLoc{}, diag::Code::arg_count_mismatch,
                     "kernel '" + k.name + "' takes " + std::to_string(k.params.size()) +
                         " tensor argument(s), got " + std::to_string(args.size()));
   RunResult result;
@@ -97,7 +98,7 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
   for (size_t i = 0; i < args.size(); ++i) {
     int t = k.params[i];
     if (t < 0 || t >= static_cast<int>(k.tensors.size()))
-      throw_sim_error(k, SourceLoc{}, "sim_bad_ir", "parameter refers to an unknown tensor");
+      throw_sim_error(k, SourceLoc{}, diag::Code::sim_bad_ir, "parameter refers to an unknown tensor");
     const ir::TensorDecl& d = k.tensors[static_cast<size_t>(t)];
     if (mem.root(t) == t && !written[static_cast<size_t>(t)] && args[i].dtype == d.dtype &&
         args[i].shape == d.shape && mem.storage_dtype(t) == d.dtype &&
@@ -127,7 +128,7 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
     try {
       interp.run_instance();
     } catch (const ir::IndexOverflow& e) {
-      cx.fail("index_overflow", std::string(e.what()) + " while computing an index of this instruction",
+      cx.fail(diag::Code::index_overflow, std::string(e.what()) + " while computing an index of this instruction",
               "index expressions must stay within the tensor; check the scale of loop indices");
     }
     for (size_t d = pid.size(); d-- > 0;) {

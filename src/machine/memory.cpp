@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 
+#include "base/diag_codes.h"
 #include "base/dtype_convert.h"
 #include "machine/sim_error.h"
 
@@ -88,7 +89,7 @@ Memory::Memory(const ir::Kernel& k, const RunOptions& opt)
     while (k.tensors[r].alias_of >= 0) {
       r = k.tensors[r].alias_of;
       if (r < 0 || r >= static_cast<int>(n) || ++hops > static_cast<int>(n))
-        throw_sim_error(k, k.tensors[t].loc, "sim_bad_ir",
+        throw_sim_error(k, k.tensors[t].loc, diag::Code::sim_bad_ir,
                         "tensor '" + k.tensors[t].name + "' has an invalid alias chain");
     }
     root_[t] = r;
@@ -109,7 +110,7 @@ Memory::Memory(const ir::Kernel& k, const RunOptions& opt)
     int64_t root_bytes = ir::element_count(k.tensors[r].shape) *
                          static_cast<int64_t>(dtype_size(rd));
     if (bytes > root_bytes)
-      throw_sim_error(k, k.tensors[t].loc, "sim_bad_ir",
+      throw_sim_error(k, k.tensors[t].loc, diag::Code::sim_bad_ir,
                       "view '" + k.tensors[t].name + "' is larger than its base tensor '" +
                           k.tensors[r].name + "'");
   }
@@ -190,7 +191,7 @@ void Memory::initialise(int t) {
   if (d.role == ir::TensorRole::Constant && !d.const_data.empty()) {
     int64_t want = s.elements * static_cast<int64_t>(dtype_size(d.dtype));
     if (static_cast<int64_t>(d.const_data.size()) != want)
-      throw_sim_error(k_, d.loc, "sim_bad_ir",
+      throw_sim_error(k_, d.loc, diag::Code::sim_bad_ir,
                       "constant '" + d.name + "' has " + std::to_string(d.const_data.size()) +
                           " bytes of data, expected " + std::to_string(want));
     s.fresh_nan = false;

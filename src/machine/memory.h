@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diag_codes.h"
 #include "base/dtype.h"
 #include "ir/ir.h"
 #include "machine/executor.h"
@@ -110,6 +111,6 @@ class Memory {
 };
 
 // Thrown (as DiagnosticError) with this code when the memory limit is hit.
-inline constexpr const char* kMemoryLimitCode = "sim_memory_limit";
+inline constexpr const char* kMemoryLimitCode = diag::name(diag::Code::sim_memory_limit);
 
 }  // namespace nki::machine

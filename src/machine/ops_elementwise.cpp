@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/diag_codes.h"
 #include "base/dtype_convert.h"
 #include "machine/engine_math.h"
 #include "machine/ops.h"
@@ -13,7 +14,7 @@ namespace {
 
 void need_srcs(ExecContext& cx, const ir::Instr& in, size_t n) {
   if (in.srcs.size() < n)
-    cx.fail("sim_bad_ir", "'" + in.name + "' (" + ir::opcode_name(in.op) + ") needs " +
+    cx.fail(diag::Code::sim_bad_ir, "'" + in.name + "' (" + ir::opcode_name(in.op) + ") needs " +
                               std::to_string(n) + " operand(s), got " +
                               std::to_string(in.srcs.size()));
 }
@@ -275,7 +276,7 @@ void exec_activation(ExecContext& cx, const ir::Instr& in) {
 
 void exec_memset(ExecContext& cx, const ir::Instr& in) {
   need_srcs(cx, in, 1);
-  if (!in.srcs[0].is_imm) cx.fail("sim_bad_ir", "memset needs an immediate value");
+  if (!in.srcs[0].is_imm) cx.fail(diag::Code::sim_bad_ir, "memset needs an immediate value");
   const auto& shape = in.dst.shape;
   ActiveSet act = eval_mask(cx.env, in.mask, shape);
   if (act.kind == ActiveSet::None) return;

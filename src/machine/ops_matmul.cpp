@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/diag_codes.h"
 #include "machine/ops.h"
 #include "machine/ops_common.h"
 
@@ -54,16 +55,16 @@ BlasSingleThread::~BlasSingleThread() { openblas_set_num_threads(saved_); }
 
 void exec_matmul(ExecContext& cx, const ir::Instr& in) {
   if (in.srcs.size() < 2 || in.srcs[0].is_imm || in.srcs[1].is_imm)
-    cx.fail("sim_bad_ir", "matmul needs stationary and moving tensor operands");
+    cx.fail(diag::Code::sim_bad_ir, "matmul needs stationary and moving tensor operands");
   const ir::Access& sa = in.srcs[0].access;
   const ir::Access& ma = in.srcs[1].access;
   if (sa.shape.empty() || ma.shape.empty() || sa.shape[0] != ma.shape[0])
-    cx.fail("sim_bad_ir", "matmul operands must share their contraction (partition) size");
+    cx.fail(diag::Code::sim_bad_ir, "matmul operands must share their contraction (partition) size");
   const int64_t K = sa.shape[0];
   const int64_t M = K ? ir::element_count(sa.shape) / K : 0;
   const int64_t N = K ? ir::element_count(ma.shape) / K : 0;
   if (ir::element_count(in.dst.shape) != M * N)
-    cx.fail("sim_bad_ir", "matmul destination has " +
+    cx.fail(diag::Code::sim_bad_ir, "matmul destination has " +
                               std::to_string(ir::element_count(in.dst.shape)) +
                               " elements, expected " + std::to_string(M) + "x" +
                               std::to_string(N));

@@ -2,6 +2,7 @@
 // accumulator registers (activation / tensor_scalar_reduce reduce_res).
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "machine/engine_math.h"
 #include "machine/reduce.h"
 #include "machine/ops.h"
@@ -34,7 +35,7 @@ void accumulate_registers(ExecContext& cx, const ir::Instr& in, const float* val
   if (!in.reduce_res) return;
   const ir::Access& ra = *in.reduce_res;
   if (ir::element_count(ra.shape) != P)
-    cx.fail("sim_bad_ir", "reduce_res must have one element per partition (" + std::to_string(P) +
+    cx.fail(diag::Code::sim_bad_ir, "reduce_res must have one element per partition (" + std::to_string(P) +
                               "), its access has " +
                               std::to_string(ir::element_count(ra.shape)));
   View rv = resolve(cx, ra, nullptr);
@@ -42,13 +43,13 @@ void accumulate_registers(ExecContext& cx, const ir::Instr& in, const float* val
 }
 
 void exec_reduce(ExecContext& cx, const ir::Instr& in) {
-  if (in.srcs.empty() || in.srcs[0].is_imm) cx.fail("sim_bad_ir", "reduce needs a tensor operand");
+  if (in.srcs.empty() || in.srcs[0].is_imm) cx.fail(diag::Code::sim_bad_ir, "reduce needs a tensor operand");
   const ir::Access& sa = in.srcs[0].access;
   const size_t r = sa.shape.size();
   std::vector<bool> reduced(r, false);
   for (int ax : in.axes) {
     if (ax < 0 || ax >= static_cast<int>(r))
-      cx.fail("sim_bad_ir", "reduce axis " + std::to_string(ax) + " out of range");
+      cx.fail(diag::Code::sim_bad_ir, "reduce axis " + std::to_string(ax) + " out of range");
     reduced[static_cast<size_t>(ax)] = true;
   }
   // Permute the source so kept dims come first and reduced dims last (row-major within each):
@@ -87,7 +88,7 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
   }
   View src = resolve(cx, pa, m, false, Use::Read);
   if (ir::element_count(in.dst.shape) != kept)
-    cx.fail("sim_bad_ir", "reduce destination has " +
+    cx.fail(diag::Code::sim_bad_ir, "reduce destination has " +
                               std::to_string(ir::element_count(in.dst.shape)) +
                               " elements, expected " + std::to_string(kept));
   // Output rows with no active input stay unchanged.
@@ -137,7 +138,7 @@ void exec_reduce(ExecContext& cx, const ir::Instr& in) {
 
 void exec_scan(ExecContext& cx, const ir::Instr& in) {
   if (in.srcs.size() < 3)
-    cx.fail("sim_bad_ir", "scan needs data0, data1 and initial operands");
+    cx.fail(diag::Code::sim_bad_ir, "scan needs data0, data1 and initial operands");
   const auto& shape = in.dst.shape;
   ActiveSet act = eval_mask(cx.env, in.mask, shape);
   if (act.kind == ActiveSet::None) return;

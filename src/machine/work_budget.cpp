@@ -4,6 +4,7 @@
 #include <string>
 #include <variant>
 
+#include "base/diag_codes.h"
 #include "machine/sim_error.h"
 
 namespace nki::machine {
@@ -87,7 +88,7 @@ void WorkMeter::precheck(int64_t instances) const {
   int64_t total = sat_mul(w.units, instances < 1 ? 1 : instances);
   if (total <= max_units_) return;
   std::string where = w.heaviest ? "; most of it is in " + loop_text(*w.heaviest) : "";
-  throw_sim_error(k_, w.heaviest ? w.heaviest->loc : SourceLoc{}, "sim_budget",
+  throw_sim_error(k_, w.heaviest ? w.heaviest->loc : SourceLoc{}, diag::Code::sim_budget,
                   "simulating this kernel needs at least " +
                       (total == kMax ? std::string("2^63") : std::to_string(total)) +
                       " work units (loop iterations plus elements processed), more than the "
@@ -97,7 +98,7 @@ void WorkMeter::precheck(int64_t instances) const {
 
 void WorkMeter::over_units(const ir::Loop* loop) const {
   std::string where = loop ? " while running " + loop_text(*loop) : "";
-  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, "sim_budget",
+  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, diag::Code::sim_budget,
                   "simulation exceeded the simulator's work budget of " +
                       std::to_string(max_units_) +
                       " units (loop iterations plus elements processed)" + where,
@@ -108,7 +109,7 @@ void WorkMeter::over_time(const ir::Loop* loop) const {
   std::string where = loop ? " while running " + loop_text(*loop) : "";
   char secs[32];
   std::snprintf(secs, sizeof secs, "%g", max_seconds_);
-  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, "sim_budget",
+  throw_sim_error(k_, loop ? loop->loc : SourceLoc{}, diag::Code::sim_budget,
                   "simulation exceeded the simulator's time budget of " + std::string(secs) +
                       " s of CPU time" + where,
                   kHint);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki/operand_rules.h"
 
@@ -72,7 +73,7 @@ std::shared_ptr<TensorObj> masked_data(Tracer& t, TensorObj* x, const Ref& mask,
 void check_top8_free_size(const TensorObj& x, const std::string& api, const std::string& arg, int64_t min) {
   int64_t f = free_size(x);
   if (f < min || f > 16384)
-    nki_error("max8_free_size",
+    nki_error(diag::Code::max8_free_size,
               "'" + arg + "' of '" + api + "' has " + std::to_string(f) + " elements per partition; it must have " +
                   (min > 1 ? "between " + std::to_string(min) + " and " : "at most ") + "16384",
               "split or pad the free dimension to the documented range");
@@ -80,14 +81,14 @@ void check_top8_free_size(const TensorObj& x, const std::string& api, const std:
 
 void check_top8_vals(const TensorObj& v, const std::string& api) {
   if (free_size(v) != 8)
-    nki_error("find_index8_vals",
+    nki_error(diag::Code::find_index8_vals,
               "vals of '" + api + "' must hold exactly 8 values per partition, got " + shape_str(v.shape()),
               "pass a [P, 8] tile, e.g. the result of nisa.max8");
 }
 
 void same_partitions(const TensorObj& a, const TensorObj& b, const std::string& api) {
   if (a.shape()[0] != b.shape()[0])
-    nki_error("err_num_partition_mismatch",
+    nki_error(diag::Code::err_num_partition_mismatch,
               "number of partitions (dimension 0 size of a tile) mismatch in parameters (" + shape_str(a.shape()) +
                   ", " + shape_str(b.shape()) + ") of '" + api + "'");
 }
@@ -103,7 +104,7 @@ void check_shuffle_start(const TensorObj& src, const TensorObj& dst) {
     if (v.offset.empty() || !v.offset[0].is_constant()) continue;  // runtime start: not known here
     int64_t start = v.offset[0].constant;
     if (start % step != 0)
-      nki_error("shuffle_start_partition",
+      nki_error(diag::Code::shuffle_start_partition,
                 std::string(x == &src ? "src" : "dst") + " of 'nc_stream_shuffle' starts at partition " +
                     std::to_string(start) + "; with " + std::to_string(active) +
                     " active partitions the start partition must be a multiple of " + std::to_string(step) +
@@ -134,26 +135,26 @@ void check_indirect_transpose(Tracer& t, const TensorObj& src) {
   const ir::Access& ix = *src.view.indirect->index;
   const ir::TensorDecl& index_tensor = t.kernel().tensors[ix.tensor];
   if (t.target() != Target::Trn2)
-    nki_error("unsupported_on_target", "dma_transpose with indirect indices is available on trn2 and later only",
+    nki_error(diag::Code::unsupported_on_target, "dma_transpose with indirect indices is available on trn2 and later only",
               "compile with --target trn2 (platform_target='trn2')");
   if (src.buffer() == ir::Buffer::Sbuf || src.buffer() == ir::Buffer::Psum)
-    nki_error("err_unsupported_memory", "dma_transpose with indirect indices reads its source from HBM only");
+    nki_error(diag::Code::err_unsupported_memory, "dma_transpose with indirect indices reads its source from HBM only");
   if (dtype_size(src.dtype()) != 2)
-    nki_error("unsupported_dtype", "dma_transpose with indirect indices needs a 2-byte source dtype, got " +
+    nki_error(diag::Code::unsupported_dtype, "dma_transpose with indirect indices needs a 2-byte source dtype, got " +
                                        std::string(dtype_name(src.dtype())));
   if (s.back() > 128)
-    nki_error("shape_mismatch", "dma_transpose with indirect indices: the source's last dimension must be <= 128, got " +
+    nki_error(diag::Code::shape_mismatch, "dma_transpose with indirect indices: the source's last dimension must be <= 128, got " +
                                     std::to_string(s.back()));
   if (s.size() == 4 && s[1] != 1 && s[2] != 1)
-    nki_error("shape_mismatch", "4-D dma_transpose with indirect indices needs src.shape[1] or src.shape[2] to be 1");
+    nki_error(diag::Code::shape_mismatch, "4-D dma_transpose with indirect indices needs src.shape[1] or src.shape[2] to be 1");
   if (s[0] % 16 != 0)
-    nki_error("shape_mismatch", "dma_transpose with indirect indices needs src.shape[0] divisible by 16, got " +
+    nki_error(diag::Code::shape_mismatch, "dma_transpose with indirect indices needs src.shape[0] divisible by 16, got " +
                                     std::to_string(s[0]));
   if (index_tensor.dtype != DType::UInt32)
-    nki_error("unsupported_dtype", "dma_transpose indices must be uint32, got " + std::string(dtype_name(index_tensor.dtype)));
+    nki_error(diag::Code::unsupported_dtype, "dma_transpose indices must be uint32, got " + std::string(dtype_name(index_tensor.dtype)));
   const int64_t rows = s[0];  // one index per gathered row; the index tile is [rows, 1]
   if (rows < 16 || rows > 128)
-    nki_error("shape_mismatch", "dma_transpose indices.shape[0] must be in [16, 128] and divisible by 16, got " +
+    nki_error(diag::Code::shape_mismatch, "dma_transpose indices.shape[0] must be in [16, 128] and divisible by 16, got " +
                                     std::to_string(rows));
 }
 
@@ -164,7 +165,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     Args a(call, "bn_stats", {"data", "mask", "dtype"}, 1, 1);
     TensorObj* x = on_chip_tile(a[0], "bn_stats", "data");
     if (free_size(*x) > 512)
-      nki_error("bn_stats_fmax", "bn_stats free size " + std::to_string(free_size(*x)) +
+      nki_error(diag::Code::bn_stats_fmax, "bn_stats free size " + std::to_string(free_size(*x)) +
                                      " exceeds nl.tile_size.bn_stats_fmax (512)",
                 "call bn_stats on chunks of at most 512 elements and aggregate them with nisa.bn_aggr");
     DType out = opt_dtype(a[2]).value_or(x->dtype());
@@ -192,7 +193,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     Args a(call, "bn_aggr", {"data", "mask", "dtype"}, 1, 1);
     TensorObj* x = on_chip_tile(a[0], "bn_aggr", "data");
     if (free_size(*x) % 3 != 0)
-      nki_error("bn_aggr_free_size", "bn_aggr input free size must be a multiple of 3, got " + std::to_string(free_size(*x)),
+      nki_error(diag::Code::bn_aggr_free_size, "bn_aggr input free size must be a multiple of 3, got " + std::to_string(free_size(*x)),
                 "pass bn_stats results ([P, 6] each) side by side");
     return emit_custom(t, "bn_aggr", {x->shape()[0], 2}, opt_dtype(a[2]).value_or(x->dtype()),
                        {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
@@ -215,7 +216,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     check_top8_vals(*v, "nc_find_index8");
     DType dt = opt_dtype(a[3]).value_or(DType::UInt32);
     if (dt != DType::UInt32 && dt != DType::UInt16)
-      nki_error("unsupported_dtype", "nc_find_index8 dtype must be uint16 or uint32");
+      nki_error(diag::Code::unsupported_dtype, "nc_find_index8 dtype must be uint16 or uint32");
     return emit_custom(t, "nc_find_index8", {x->shape()[0], 8}, dt, {ir::Operand::of(x->view), ir::Operand::of(v->view)},
                        nullptr, ir::Engine::Vector);
   }));
@@ -227,7 +228,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     check_top8_free_size(*x, "nc_match_replace8", "data", 1);
     check_top8_vals(*v, "nc_match_replace8");
     auto imm = py::as_number(a[2]);
-    if (!imm) nki_error("invalid_arguments", "nc_match_replace8 imm must be a number");
+    if (!imm) nki_error(diag::Code::invalid_arguments, "nc_match_replace8 imm must be a number");
     std::vector<ir::Operand> srcs = {ir::Operand::of(x->view), ir::Operand::of(v->view)};
     if (a.has(3)) {
       TensorObj* di = on_chip_tile(a[3], "nc_match_replace8", "dst_idx");
@@ -246,12 +247,12 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     DType out = opt_dtype(a[3]).value_or(x->dtype());
     if (!dtype_is_float(x->dtype())) {
       if (auto* pt = as_tensor(a[1]); pt && pt->dtype() != DType::Float32)
-        nki_error("unsupported_dtype",
+        nki_error(diag::Code::unsupported_dtype,
                   "prob of 'dropout' on " + std::string(dtype_name(x->dtype())) + " data must be float32, got " +
                       dtype_name(pt->dtype()),
                   "load the probabilities as float32 (nl.load(p, dtype=nl.float32))");
       if (out != x->dtype())
-        nki_error("unsupported_dtype",
+        nki_error(diag::Code::unsupported_dtype,
                   "'dropout' on " + std::string(dtype_name(x->dtype())) + " data must output the same dtype, got dtype=" +
                       dtype_name(out),
                   "drop dtype= and convert the result afterwards (nisa.tensor_copy(..., dtype=...))");
@@ -266,15 +267,15 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     for (const Ref& r : a[2]->iterate(in)) {
       auto v = static_int(r);
       if (!v || *v < 0 || (*v > 31 && *v != 255))
-        nki_error("shuffle_mask", "nc_stream_shuffle mask entries must be 0..31 or 255");
+        nki_error(diag::Code::shuffle_mask, "nc_stream_shuffle mask entries must be 0..31 or 255");
       sm.push_back(*v);
     }
     // 2.24 docstring: "shuffle_mask is a 32-element list".
     if (sm.size() != 32)
-      nki_error("shuffle_mask", "shuffle_mask of 'nc_stream_shuffle' must have 32 entries, got " + std::to_string(sm.size()),
+      nki_error(diag::Code::shuffle_mask, "shuffle_mask of 'nc_stream_shuffle' must have 32 entries, got " + std::to_string(sm.size()),
                 "give one source partition (0..31, or 255 to keep dst) for each of the 32 partitions of a quadrant");
     if (src->dtype() != dst->dtype() || free_size(*src) != free_size(*dst))
-      nki_error("shape_mismatch", "nc_stream_shuffle src and dst need the same dtype and elements per partition");
+      nki_error(diag::Code::shape_mismatch, "nc_stream_shuffle src and dst need the same dtype and elements per partition");
     check_shuffle_start(*src, *dst);
     check_writable(t, *dst);
     ir::Instr ins;
@@ -293,23 +294,23 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     TensorObj* src = need_tensor(a[0], "local_gather", "src_buffer");
     TensorObj* idx = need_tensor(a[1], "local_gather", "index");
     if (src->buffer() != ir::Buffer::Sbuf || idx->buffer() != ir::Buffer::Sbuf)
-      nki_error("err_unsupported_memory", "local_gather runs on GpSimd, which reads SBUF only");
+      nki_error(diag::Code::err_unsupported_memory, "local_gather runs on GpSimd, which reads SBUF only");
     same_partitions(*src, *idx, "local_gather");
     // 2.24 docstring: "The indices in index tile must be uint16 types".
     if (idx->dtype() != DType::UInt16)
-      nki_error("unsupported_dtype", "index of 'local_gather' must be uint16, got " + std::string(dtype_name(idx->dtype())),
+      nki_error(diag::Code::unsupported_dtype, "index of 'local_gather' must be uint16, got " + std::string(dtype_name(idx->dtype())),
                 "load or convert the indices as nl.uint16");
     int64_t P = src->shape()[0];
-    if (P % 16 != 0) nki_error("local_gather_partitions", "local_gather needs a multiple of 16 partitions");
+    if (P % 16 != 0) nki_error(diag::Code::local_gather_partitions, "local_gather needs a multiple of 16 partitions");
     int64_t E = a.has(2) ? static_int(a[2]).value_or(0) : 1;
     if (E != 1 && E != 2 && E != 4 && E != 8 && E != 16 && E != 32)
-      nki_error("local_gather_elems", "local_gather num_elem_per_idx must be 1, 2, 4, 8, 16 or 32");
+      nki_error(diag::Code::local_gather_elems, "local_gather num_elem_per_idx must be 1, 2, 4, 8, 16 or 32");
     int64_t J = free_size(*idx);
     int64_t V = a.has(3) ? static_int(a[3]).value_or(0) : 16 * J;
-    if (V <= 0 || V > 16 * J) nki_error("local_gather_indices", "local_gather num_valid_indices must be in 1..16*J");
+    if (V <= 0 || V > 16 * J) nki_error(diag::Code::local_gather_indices, "local_gather num_valid_indices must be in 1..16*J");
     // 2.24 docstring constraint 3: "The number of indices for gather per core must be less than or equal to 4096."
     if (V > 4096)
-      nki_error("local_gather_indices",
+      nki_error(diag::Code::local_gather_indices,
                 "'local_gather' gathers " + std::to_string(V) + " indices per GpSimd core (16 partitions); at most 4096 are allowed",
                 "split the gather into several local_gather calls of <= 4096 indices per 16 partitions");
     // Output: V gathered positions x E elements per partition. When every index of a core's
@@ -332,16 +333,16 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     Args a(call, "range_select", {"on_true_tile", "comp_op0", "comp_op1", "bound0", "bound1", "reduce_cmd", "reduce_res",
                                   "reduce_op", "range_start", "on_false_value", "mask", "dtype"}, 0, 5);
     if (t.target() != Target::Trn2)
-      nki_error("unsupported_on_target", "nisa.range_select is available on NeuronCore-v3 (trn2) only",
+      nki_error(diag::Code::unsupported_on_target, "nisa.range_select is available on NeuronCore-v3 (trn2) only",
                 "compile with --target trn2 (platform_target='trn2')");
     TensorObj* x = on_chip_tile(a[0], "range_select", "on_true_tile");
-    if (!dtype_is_float(x->dtype())) nki_error("unsupported_dtype", "range_select on_true_tile must be a float tile");
+    if (!dtype_is_float(x->dtype())) nki_error(diag::Code::unsupported_dtype, "range_select on_true_tile must be a float tile");
     std::vector<int64_t> ops;
     for (int i : {1, 2}) {
       auto op = op_alu(a[i]);
       if (!op || !(*op == ir::Alu::Equal || *op == ir::Alu::Less || *op == ir::Alu::LessEqual ||
                    *op == ir::Alu::Greater || *op == ir::Alu::GreaterEqual))
-        nki_error("invalid_alu_op", "range_select comparison operators must be equal, less, less_equal, greater or greater_equal");
+        nki_error(diag::Code::invalid_alu_op, "range_select comparison operators must be equal, less, less_equal, greater or greater_equal");
       ops.push_back(static_cast<int64_t>(*op));
     }
     // 2.24 docstring: bound0/bound1 hold one FP32 element per partition; range_start is a
@@ -355,7 +356,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
       per_partition(a[i], *x, "range_select", name);
       DType bt = (i == 3 ? b0 : b1)->dtype();
       if (bt != DType::Float32)
-        nki_error("unsupported_dtype", name + " of 'range_select' must be float32, got " + dtype_name(bt),
+        nki_error(diag::Code::unsupported_dtype, name + " of 'range_select' must be float32, got " + dtype_name(bt),
                   "load the bounds as float32 (nl.load(b, dtype=nl.float32))");
     }
     // range_start: a compile-time integer, or an expression of loop indices (the 2.24 doc test
@@ -369,7 +370,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
       } else if (auto* ix = dynamic_cast<IndexObj*>(a[8].get()); ix && ix->is_scalar()) {
         start_expr = ix->rest;
       } else {
-        nki_error("invalid_arguments",
+        nki_error(diag::Code::invalid_arguments,
                   "range_start of 'range_select' must be an integer or an expression of loop indices",
                   "pass e.g. range_start=32 or range_start=base + i * step");
       }
@@ -379,7 +380,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     if (a.has(9)) {
       auto v = py::as_number(a[9]);
       if (!v || static_cast<float>(*v) != static_cast<float>(fp32_min))
-        nki_error("invalid_arguments", "on_false_value of 'range_select' must be the float32 minimum (-3.4028235e38)",
+        nki_error(diag::Code::invalid_arguments, "on_false_value of 'range_select' must be the float32 minimum (-3.4028235e38)",
                   "omit on_false_value (default nl.fp32.min) and post-process the selected tile if another fill is needed");
       on_false = *v;
     }
@@ -397,7 +398,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
       TensorObj* rr = on_chip_tile(a[6], "range_select", "reduce_res");
       in.reduce_res = rr->view;
       in.reduce_op = op_alu(a[7]).value_or(ir::Alu::Maximum);
-      if (*in.reduce_op != ir::Alu::Maximum) nki_error("invalid_alu_op", "range_select reduce_op must be max");
+      if (*in.reduce_op != ir::Alu::Maximum) nki_error(diag::Code::invalid_alu_op, "range_select reduce_op must be max");
     }
     in.reduce_cmd = accumulator_cmd(a[5], "nisa.range_select");
     in.mask = make_mask(t, a[10], x->shape().size());
@@ -411,22 +412,22 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     TensorObj* pred = on_chip_tile(a[2], "tensor_copy_predicated", "predicate");
     if (pred->dtype() != DType::UInt8 && pred->dtype() != DType::UInt16 && pred->dtype() != DType::UInt32 &&
         pred->dtype() != DType::Bool)
-      nki_error("unsupported_dtype", "tensor_copy_predicated predicate must be uint8, uint16 or uint32");
+      nki_error(diag::Code::unsupported_dtype, "tensor_copy_predicated predicate must be uint8, uint16 or uint32");
     // docstring: src (a tile), dst and predicate occupy the same partitions; src and predicate
     // cannot both be in PSUM.
     require_same_partitions(*dst, "dst", *pred, "predicate", "tensor_copy_predicated");
     if (auto* st = as_tensor(a[0])) {
       require_same_partitions(*dst, "dst", *st, "src", "tensor_copy_predicated");
       if (st->buffer() == ir::Buffer::Psum && pred->buffer() == ir::Buffer::Psum)
-        nki_error("err_unsupported_memory", "src and predicate of 'tensor_copy_predicated' are both in PSUM; at most one may be",
+        nki_error(diag::Code::err_unsupported_memory, "src and predicate of 'tensor_copy_predicated' are both in PSUM; at most one may be",
                   "copy one of them to SBUF first with nl.copy");
     }
     if (ir::element_count(pred->shape()) != ir::element_count(dst->shape()))
-      nki_error("shape_mismatch", "tensor_copy_predicated predicate and dst must have the same elements");
+      nki_error(diag::Code::shape_mismatch, "tensor_copy_predicated predicate and dst must have the same elements");
     check_writable(t, *dst);
     ir::Operand src = operand_for(a[0], dst->shape(), "tensor_copy_predicated", "src");
     if (auto* st = as_tensor(a[0]); st && st->dtype() != dst->dtype())
-      nki_error("unsupported_dtype", "tensor_copy_predicated src and dst must have the same dtype");
+      nki_error(diag::Code::unsupported_dtype, "tensor_copy_predicated src and dst must have the same dtype");
     bool rev = a.has(5) && t.truthy(a[5]);
     ir::Instr in;
     in.op = ir::Opcode::Select;
@@ -474,7 +475,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     Args a(call, "sequence_bounds", {"segment_ids", "dtype"}, 0, 1);
     TensorObj* ids = on_chip_tile(a[0], "sequence_bounds", "segment_ids");
     if (ids->shape().size() != 2 || ids->shape()[0] != 1)
-      nki_error("shape_mismatch", "sequence_bounds segment_ids must be a [1, n] tile");
+      nki_error(diag::Code::shape_mismatch, "sequence_bounds segment_ids must be a [1, n] tile");
     return emit_custom(t, "sequence_bounds", {1, 2, ids->shape()[1]}, opt_dtype(a[1]).value_or(ids->dtype()),
                        {ir::Operand::of(ids->view)}, nullptr, ir::Engine::GpSimd);
   }));
@@ -485,19 +486,19 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
   m.set("dma_transpose", make_fn("dma_transpose", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "dma_transpose", {"src", "axes", "mask", "dtype", "dge_mode"}, 1, 1);
     TensorObj* src = need_tensor(a[0], "dma_transpose", "src");
-    if (src->buffer() == ir::Buffer::Psum) nki_error("err_unsupported_memory", "dma_transpose reads HBM or SBUF");
+    if (src->buffer() == ir::Buffer::Psum) nki_error(diag::Code::err_unsupported_memory, "dma_transpose reads HBM or SBUF");
     size_t r = src->shape().size();
     std::vector<size_t> perm;
     if (r == 2) perm = {1, 0};
     else if (r == 3) perm = {2, 1, 0};
     else if (r == 4) perm = {3, 1, 2, 0};
-    else nki_error("err_exceed_max_supported_dimension", "dma_transpose supports 2-D to 4-D sources");
+    else nki_error(diag::Code::err_exceed_max_supported_dimension, "dma_transpose supports 2-D to 4-D sources");
     if (a.has(1)) {  // "Supported axes are (1, 0), (2, 1, 0), and (3, 1, 2, 0)": the rank's one permutation
       auto* tup = py::cast<py::TupleObj>(a[1]);
       bool ok = tup && tup->items.size() == r;
       for (size_t k = 0; ok && k < r; ++k) ok = py::as_int(tup->items[k]) == static_cast<int64_t>(perm[k]);
       if (!ok)
-        nki_error("invalid_arguments", "dma_transpose axes must be (1, 0), (2, 1, 0) or (3, 1, 2, 0) for a " +
+        nki_error(diag::Code::invalid_arguments, "dma_transpose axes must be (1, 0), (2, 1, 0) or (3, 1, 2, 0) for a " +
                                            std::to_string(r) + "-D source, got " + a[1]->repr());
     }
     if (src->view.indirect) check_indirect_transpose(t, *src);
@@ -551,12 +552,12 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     // must contain uint32 values."
     for (auto [tile, arg] : {std::pair{x, "data"}, std::pair{ix, "indices"}})
       if (tile->shape().size() > 4)
-        nki_error("err_exceed_max_supported_dimension",
+        nki_error(diag::Code::err_exceed_max_supported_dimension,
                   "argument '" + std::string(arg) + "' " + shape_str(tile->shape()) + " of 'gather_flattened' has rank " +
                       std::to_string(tile->shape().size()) + "; at most 4 dimensions are supported",
                   "reshape the tile to at most 4 dimensions (the free dimensions are flattened anyway)");
     if (ix->dtype() != DType::UInt32)
-      nki_error("unsupported_dtype", "indices of 'gather_flattened' must be uint32, got " + std::string(dtype_name(ix->dtype())),
+      nki_error(diag::Code::unsupported_dtype, "indices of 'gather_flattened' must be uint32, got " + std::string(dtype_name(ix->dtype())),
                 "load the indices as uint32 (nl.load(idx, dtype=nl.uint32))");
     return emit_custom(t, "gather_flattened", ix->shape(), opt_dtype(a[3]).value_or(x->dtype()),
                        {ir::Operand::of(x->view), ir::Operand::of(ix->view)}, a[2], ir::Engine::GpSimd);
@@ -566,7 +567,7 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     TensorObj* x = on_chip_tile(a[0], "dropout", "x");
     // 2.24 docstring: rate is "a scalar value or a tile with 1 element".
     if (auto* r = as_tensor(a[1]); r && ir::element_count(r->shape()) != 1)
-      nki_error("tensor_scalar_operand_shape",
+      nki_error(diag::Code::tensor_scalar_operand_shape,
                 "rate of 'dropout' must be a scalar or a tile with 1 element, got " + shape_str(r->shape()),
                 "pass one probability (a Python float or a [1, 1] tile); for per-partition rates use nisa.dropout");
     return emit_custom(t, "dropout", x->shape(), opt_dtype(a[2]).value_or(x->dtype()),

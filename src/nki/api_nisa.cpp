@@ -1,4 +1,5 @@
 // neuronxcc.nki.isa (nisa) for SDK 2.24: shared/docs/nki-spec.md §2.10–§2.11.
+#include "base/diag_codes.h"
 #include "base/dtype_promote.h"
 #include "nki/api_common.h"
 #include "nki/operand_rules.h"
@@ -33,7 +34,7 @@ ir::Engine engine_of(const Ref& r, ir::Engine dflt) {
 
 ir::Alu need_alu(const Ref& r, const std::string& api, const std::string& arg) {
   if (auto a = op_alu(r)) return *a;
-  nki_error("invalid_alu_op", "'" + arg + "' of '" + api + "' must be an ALU operator such as nl.add or np.multiply, got " +
+  nki_error(diag::Code::invalid_alu_op, "'" + arg + "' of '" + api + "' must be an ALU operator such as nl.add or np.multiply, got " +
                                   (r ? r->repr() : std::string("None")));
 }
 
@@ -44,16 +45,16 @@ void check_tensor_scalar_engine(Tracer& t, ir::Engine e, ir::Alu op0, std::optio
   if (e == ir::Engine::Unknown || e == ir::Engine::Vector) return;
   const std::string en = ir::engine_name(e);
   if (is_bitvec(op0) || (op1 && is_bitvec(*op1)))
-    nki_error("tensor_scalar_engine", "bitvec operators of 'tensor_scalar' must run on the Vector Engine, not " + en,
+    nki_error(diag::Code::tensor_scalar_engine, "bitvec operators of 'tensor_scalar' must run on the Vector Engine, not " + en,
               "drop engine= (or pass nisa.vector_engine)");
   if (e == ir::Engine::GpSimd)
-    nki_error("tensor_scalar_engine", "'tensor_scalar' on the GpSimd Engine is only allowed for rsqrt, got op0=" +
+    nki_error(diag::Code::tensor_scalar_engine, "'tensor_scalar' on the GpSimd Engine is only allowed for rsqrt, got op0=" +
                                           std::string(ir::alu_name(op0)),
               "drop engine= (or pass nisa.vector_engine)");
   if (e == ir::Engine::Scalar && t.target() == Target::Trn2) {
     bool ok = (op0 == ir::Alu::Multiply && (!op1 || *op1 == ir::Alu::Add)) || (op0 == ir::Alu::Add && !op1);
     if (!ok)
-      nki_error("tensor_scalar_engine",
+      nki_error(diag::Code::tensor_scalar_engine,
                 "the trn2 Scalar Engine runs 'tensor_scalar' only with (multiply, add), (multiply, None) or (add, None), got (" +
                     std::string(ir::alu_name(op0)) + ", " + (op1 ? ir::alu_name(*op1) : "None") + ")",
                 "use the Vector Engine (drop engine=) for other operators");
@@ -62,7 +63,7 @@ void check_tensor_scalar_engine(Tracer& t, ir::Engine e, ir::Alu op0, std::optio
 
 void not_both_psum(const TensorObj& a, const TensorObj& b, const std::string& api) {
   if (a.buffer() == ir::Buffer::Psum && b.buffer() == ir::Buffer::Psum)
-    nki_error("err_unsupported_memory", "both input tiles of '" + api + "' are in PSUM; at most one may be",
+    nki_error(diag::Code::err_unsupported_memory, "both input tiles of '" + api + "' are in PSUM; at most one may be",
               "copy one operand to SBUF first with nl.copy");
 }
 
@@ -132,13 +133,13 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     if (a.has(8)) {
       const std::string* pm = py::as_string(a[8]);
       if (!pm || *pm != "double_row_gen3")
-        nki_error("unsupported_api", "nisa.nc_matmul(perf_mode=" + (a[8] ? a[8]->repr() : std::string()) +
+        nki_error(diag::Code::unsupported_api, "nisa.nc_matmul(perf_mode=" + (a[8] ? a[8]->repr() : std::string()) +
                                          ") is not supported by this simulator yet");
       if (t.target() != Target::Trn2)
-        nki_error("unsupported_on_target", "nc_matmul perf_mode='double_row_gen3' needs NeuronCore-v3 (trn2)");
+        nki_error(diag::Code::unsupported_on_target, "nc_matmul perf_mode='double_row_gen3' needs NeuronCore-v3 (trn2)");
       // stationary [K, 2, M], moving [K, 2, N]: result [M, N] = sum over k and the row pair.
       if (st->shape().size() != 3 || mv->shape().size() != 3 || st->shape()[1] != 2 || mv->shape()[1] != 2)
-        nki_error("shape_mismatch", "double-row nc_matmul needs stationary [K, 2, M] and moving [K, 2, N] tiles");
+        nki_error(diag::Code::shape_mismatch, "double-row nc_matmul needs stationary [K, 2, M] and moving [K, 2, N] tiles");
       auto row = [](const TensorObj& x, int64_t l) {
         TensorObj v = x;
         ir::Access& acc = v.view;
@@ -158,7 +159,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     bool has_pos = a.has(5) && py::cast<py::SeqObj>(a[5]) && a[5]->len(in) > 0;
     bool has_size = a.has(6) && py::cast<py::SeqObj>(a[6]) && a[6]->len(in) > 0;
     if (has_pos != has_size)
-      nki_error("nc_matmul_tile_args", "nc_matmul tile_position and tile_size must be given together",
+      nki_error(diag::Code::nc_matmul_tile_args, "nc_matmul tile_position and tile_size must be given together",
                 "pass both tile_position=(row, col) and tile_size=(rows, cols), or neither");
     if (has_size) {
       // nc_matmul docstring: values of both tuples are multiples of 32 (ints or affine expressions:
@@ -168,22 +169,22 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
       for (const Ref& r : a[6]->iterate(in)) {
         auto v = static_int(r);
         if (!v || *v % 32 != 0 || *v <= 0 || *v > 128)
-          nki_error("nc_matmul_tile_args", "nc_matmul tile_size entries must be multiples of 32 up to 128");
+          nki_error(diag::Code::nc_matmul_tile_args, "nc_matmul tile_size entries must be multiples of 32 up to 128");
         size.push_back(*v);
       }
       for (const Ref& r : a[5]->iterate(in)) {
         auto v = static_int(r);
         if (v && (*v % 32 != 0 || *v < 0 || *v >= 128))
-          nki_error("nc_matmul_tile_args", "nc_matmul tile_position entries must be multiples of 32 below 128, got " +
+          nki_error(diag::Code::nc_matmul_tile_args, "nc_matmul tile_position entries must be multiples of 32 below 128, got " +
                                                std::to_string(*v));
       }
       if (size.size() == 2 && st->shape().size() == 2 && (size[0] < st->shape()[0] || size[1] < st->shape()[1]))
-        nki_error("nc_matmul_tile_args", "nc_matmul tile_size (" + std::to_string(size[0]) + ", " +
+        nki_error(diag::Code::nc_matmul_tile_args, "nc_matmul tile_size (" + std::to_string(size[0]) + ", " +
                                              std::to_string(size[1]) + ") is smaller than the stationary tile " +
                                              shape_str(st->shape()),
                   "tile_size must cover the stationary tile: rows >= its partitions, columns >= its free size");
       if (size.size() == 2 && size[0] == 32 && size[1] == 32 && t.target() == Target::Trn1)
-        nki_error("nc_matmul_tile_args", "nc_matmul tile_size cannot be (32, 32) on NeuronCore-v2 (trn1)",
+        nki_error(diag::Code::nc_matmul_tile_args, "nc_matmul tile_size cannot be (32, 32) on NeuronCore-v2 (trn1)",
                   "use a 64-wide PE tile on trn1");
     }
     return emit_matmul(t, "nisa.nc_matmul", *st, *mv, a[7]);
@@ -206,11 +207,11 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
       e = small ? ir::Engine::Vector : ir::Engine::Tensor;
     }
     if (e == ir::Engine::Vector && x->shape().size() == 2 && (x->shape()[0] > 32 || x->shape()[1] > 32))
-      nki_error("nc_transpose_vector_limit",
+      nki_error(diag::Code::nc_transpose_vector_limit,
                 "nc_transpose on the vector engine supports tiles up to [32, 32], got " + shape_str(x->shape()),
                 "use engine=nisa.tensor_engine for tiles up to [128, 128]");
     if (e == ir::Engine::Tensor && x->buffer() != ir::Buffer::Sbuf)
-      nki_error("err_unsupported_memory", "nc_transpose on the tensor engine reads SBUF only, got a tile in psum");
+      nki_error(diag::Code::err_unsupported_memory, "nc_transpose on the tensor engine reads SBUF only, got a tile in psum");
     Ref res = emit_transpose(t, "nisa.nc_transpose", *x, a[2],
                              e == ir::Engine::Tensor ? ir::Buffer::Psum : ir::Buffer::Sbuf, e);
     if (chosen) t.compiler_placed.insert(t.storage_of(as_tensor(res)->view.tensor));
@@ -223,9 +224,9 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     auto f = op_act(op);
     if (!f) {
       if (auto al = op_alu(op); al && (*al == ir::Alu::Add || *al == ir::Alu::Multiply))
-        nki_error("invalid_activation", "'" + api + "' op must be an activation function, got " + op->repr(),
+        nki_error(diag::Code::invalid_activation, "'" + api + "' op must be an activation function, got " + op->repr(),
                   "use nisa.tensor_scalar for arithmetic with a scalar");
-      nki_error("invalid_activation", "'" + api + "' op must be an activation function (nl.exp, nl.tanh, np.exp, ...), got " +
+      nki_error(diag::Code::invalid_activation, "'" + api + "' op must be an activation function (nl.exp, nl.tanh, np.exp, ...), got " +
                                           (op ? op->repr() : std::string("None")));
     }
     TensorObj* x = need_tensor(data, api, "data");
@@ -238,18 +239,18 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
         int64_t free = 1;
         for (size_t i = 1; i < st->shape().size(); ++i) free *= st->shape()[i];
         if (st->shape()[0] != x->shape()[0] || free != 1)
-          nki_error("err_activation_scale_scalar_or_vector",
+          nki_error(diag::Code::err_activation_scale_scalar_or_vector,
                     "Scale parameter of activation must be either a scalar value or a 1D vector spanning the partition dimension, got " +
                         shape_str(st->shape()),
                     "pass a Python float or a [P, 1] float32 tile");
         if (st->dtype() != DType::Float32)
-          nki_error("err_activation_scale_invalid_type",
+          nki_error(diag::Code::err_activation_scale_invalid_type,
                     "Scale parameter of activation must be a scalar or vector of type float32, got " +
                         std::string(dtype_name(st->dtype())),
                     "cast the scale tile to nl.float32");
         sc = per_partition(scale, *x, api, "scale");
       } else {
-        nki_error("err_activation_scale_scalar_or_vector", "Scale parameter of activation must be a scalar or a [P, 1] tile");
+        nki_error(diag::Code::err_activation_scale_scalar_or_vector, "Scale parameter of activation must be a scalar or a [P, 1] tile");
       }
     }
     ir::Instr in;
@@ -260,28 +261,28 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     in.srcs.push_back(ir::Operand::of(x->view));
     in.srcs.push_back(sc);
     if ((!bias || py::is_none(bias)) && t.direct_alloc)
-      nki_error("err_bias_tensor_must_be_specified_in_allocation",
+      nki_error(diag::Code::err_bias_tensor_must_be_specified_in_allocation,
                 "in a kernel with direct allocation the bias argument of '" + api + "' must also be specified",
                 "pass bias=<an allocated [P, 1] float32 tile>");
     if (bias && !py::is_none(bias)) {
       auto* bt = as_tensor(bias);
-      if (!bt) nki_error("activation_bias_not_tile", "activation bias must be a [P, 1] tile, not a scalar",
+      if (!bt) nki_error(diag::Code::activation_bias_not_tile, "activation bias must be a [P, 1] tile, not a scalar",
                          "materialise the bias as a [P, 1] float32 tile (e.g. nl.full((P, 1), value, nl.float32))");
       if (bt->dtype() != DType::Float32 && bt->dtype() != DType::Float16 && bt->dtype() != DType::BFloat16)
-        nki_error("err_activation_bias_invalid_type",
+        nki_error(diag::Code::err_activation_bias_invalid_type,
                   "Bias parameter of activation or activation_reduce must be a vector of type float32, float16, or bfloat16, got " +
                       std::string(dtype_name(bt->dtype())));
       // activation docstring: a bias vector has data's partition count and one element per partition.
-      in.srcs.push_back(per_partition(bias, *x, api, "bias", "activation_bias_shape"));
+      in.srcs.push_back(per_partition(bias, *x, api, "bias", diag::name(diag::Code::activation_bias_shape)));
     }
     if (reduce_res && !py::is_none(reduce_res)) {
       TensorObj* rr = need_tensor(reduce_res, api, "reduce_res");
       require_on_chip(*rr, api, "reduce_res");
       check_reduce_res(*rr, *x, api);
       auto rop = op_alu(reduce_op);
-      if (!rop) nki_error("invalid_alu_op", "'" + api + "' needs reduce_op (e.g. nl.add) with reduce_res");
+      if (!rop) nki_error(diag::Code::invalid_alu_op, "'" + api + "' needs reduce_op (e.g. nl.add) with reduce_res");
       if (t.target() == Target::Trn1 && *rop != ir::Alu::Add)
-        nki_error("invalid_alu_op", "on NeuronCore-v2 the activation reduction supports add only");
+        nki_error(diag::Code::invalid_alu_op, "on NeuronCore-v2 the activation reduction supports add only");
       in.reduce_op = *rop;
       in.reduce_res = rr->view;
       in.reduce_cmd = reduce_cmd;
@@ -316,19 +317,19 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     require_on_chip(*y, "tensor_tensor", "data2");
     not_both_psum(*x, *y, "tensor_tensor");
     if (x->shape()[0] != y->shape()[0])
-      nki_error("err_num_partition_mismatch",
+      nki_error(diag::Code::err_num_partition_mismatch,
                 "number of partitions (dimension 0 size of a tile) mismatch in parameters (data1" + shape_str(x->shape()) +
                     ", data2" + shape_str(y->shape()) + ") of 'tensor_tensor'",
                 "broadcast explicitly with .broadcast_to, or use nisa.tensor_scalar for a per-partition operand");
     if (ir::element_count(x->shape()) != ir::element_count(y->shape()))
-      nki_error("shape_mismatch", "tensor_tensor operands must have the same number of elements per partition: data1" +
+      nki_error(diag::Code::shape_mismatch, "tensor_tensor operands must have the same number of elements per partition: data1" +
                                       shape_str(x->shape()) + ", data2" + shape_str(y->shape()));
     ir::Alu op = need_alu(a[2], "tensor_tensor", "op");
     ir::Engine e = engine_of(a[5], op == ir::Alu::Power ? ir::Engine::GpSimd : ir::Engine::Vector);
     Ref yv = a[1];
     if (y->shape() != x->shape()) {
       // same element count, different shape: read y in x's iteration order
-      nki_error("unsupported_api", "nisa.tensor_tensor with differently shaped operands is not supported by this simulator yet",
+      nki_error(diag::Code::unsupported_api, "nisa.tensor_tensor with differently shaped operands is not supported by this simulator yet",
                 "reshape the operands to the same shape");
     }
     return emit_binary(t, "nisa.tensor_tensor", a[0], yv, op, a[3], a[4], false, e);
@@ -341,7 +342,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     ir::Alu op0 = need_alu(a[1], "tensor_scalar", "op0");
     bool has1 = a.has(4) || a.has(5);
     if (a.has(4) != a.has(5))
-      nki_error("invalid_arguments", "tensor_scalar op1 and operand1 must both be given or both be None");
+      nki_error(diag::Code::invalid_arguments, "tensor_scalar op1 and operand1 must both be given or both be None");
     ir::Engine eng = engine_of(a[9], ir::Engine::Unknown);
     check_tensor_scalar_engine(t, eng, op0, has1 ? op_alu(a[4]) : std::nullopt);
     ir::Instr in;
@@ -359,14 +360,14 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     if (has1) {
       ir::Alu op1 = need_alu(a[4], "tensor_scalar", "op1");
       if (is_bitvec(op0) != is_bitvec(op1))
-        nki_error("invalid_alu_op", "tensor_scalar op0 and op1 must both be arithmetic or both be bitvec operators");
+        nki_error(diag::Code::invalid_alu_op, "tensor_scalar op0 and op1 must both be arithmetic or both be bitvec operators");
       in.has_second = true;
       in.alu1 = op1;
       in.srcs.push_back(per_partition(a[5], *x, "tensor_scalar", "operand1"));
       in.int_attrs = {0, rev1 ? 1 : 0};
     }
     if (is_bitvec(op0) && !dtype_is_int(x->dtype()))
-      nki_error("invalid_alu_op", "bitvec operators need integer tiles, got " + std::string(dtype_name(x->dtype())));
+      nki_error(diag::Code::invalid_alu_op, "bitvec operators need integer tiles, got " + std::string(dtype_name(x->dtype())));
     auto res = t.new_tensor(x->shape(), out, ir::Buffer::Sbuf, "");
     in.dst = res->view;
     in.mask = make_mask(t, a[8], x->shape().size());
@@ -383,12 +384,12 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     not_both_psum(*x, *y, "scalar_tensor_tensor");
     // docstring: "data input can be an SBUF or PSUM tile of 2D shape"; operand1 has data's shape.
     if (x->shape().size() != 2)
-      nki_error("err_exceed_max_supported_dimension",
+      nki_error(diag::Code::err_exceed_max_supported_dimension,
                 "parameter 'data" + shape_str(x->shape()) + "' of 'scalar_tensor_tensor' exceeds the max supported number of dimensions of 2",
                 "index or reshape data to a 2-D [P, F] tile");
     require_same_partitions(*x, "data", *y, "operand1", "scalar_tensor_tensor");
     if (y->shape() != x->shape())
-      nki_error("shape_mismatch", "scalar_tensor_tensor operand1 must have data's shape " + shape_str(x->shape()) +
+      nki_error(diag::Code::shape_mismatch, "scalar_tensor_tensor operand1 must have data's shape " + shape_str(x->shape()) +
                                       ", got " + shape_str(y->shape()));
     ir::Instr in;
     in.op = ir::Opcode::Alu;
@@ -451,7 +452,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     ir::Engine e = engine_of(a[3], ir::Engine::Vector);
     TensorObj* x = need_tensor(a[0], "tensor_copy", "src");
     if (e == ir::Engine::GpSimd && x->buffer() == ir::Buffer::Psum)
-      nki_error("err_unsupported_memory", "GpSimd cannot access PSUM (tensor_copy with engine=gpsimd)");
+      nki_error(diag::Code::err_unsupported_memory, "GpSimd cannot access PSUM (tensor_copy with engine=gpsimd)");
     return emit_copy(t, "nisa.tensor_copy", a[0], a[2], a[1], ir::Buffer::Sbuf, e);
   }));
   m->set("reciprocal", make_fn("reciprocal", [&t](Interp&, CallArgs& call) -> Ref {
@@ -476,11 +477,11 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
         shape = {1, 1};
         p.coef = {0, 0};
       } else if (shape.size() == 1) {
-        nki_error("err_1d_arange_not_supported", "nisa.iota of a 1-D arange is not supported",
+        nki_error(diag::Code::err_1d_arange_not_supported, "nisa.iota of a 1-D arange is not supported",
                   "lift it to 2-D: nl.arange(n)[None, :] or nl.arange(n)[:, None]");
       }
     } else {
-      nki_error("invalid_arguments", "nisa.iota needs an index expression (nl.arange / nl.mgrid / loop index)");
+      nki_error(diag::Code::invalid_arguments, "nisa.iota needs an index expression (nl.arange / nl.mgrid / loop index)");
     }
     auto res = t.new_tensor(shape, dt, ir::Buffer::Sbuf, "");
     ir::Instr in;
@@ -497,7 +498,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     Args a(call, "memset", {"shape", "value", "dtype", "mask", "engine"}, 3, 3);
     std::vector<int64_t> shape = need_shape(inp, a[0], "memset");
     auto v = py::as_number(a[1]);
-    if (!v) nki_error("invalid_arguments", "nisa.memset value must be a compile-time number");
+    if (!v) nki_error(diag::Code::invalid_arguments, "nisa.memset value must be a compile-time number");
     auto res = t.new_tensor(shape, need_dtype(a[2], "memset", "dtype"), ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Memset;
@@ -513,7 +514,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     Args a(call, "affine_select", {"pred", "on_true_tile", "on_false_value", "mask", "dtype"}, 3, 3);
     auto* p = dynamic_cast<PredObj*>(a[0].get());
     if (!p || p->terms.size() != 1)
-      nki_error("invalid_arguments", "affine_select pred must be a single affine comparison of nl.arange/nl.mgrid indices",
+      nki_error(diag::Code::invalid_arguments, "affine_select pred must be a single affine comparison of nl.arange/nl.mgrid indices",
                 "e.g. pred=(i_f <= i_p); & / | combinations are not supported");
     TensorObj* x = need_tensor(a[1], "affine_select", "on_true_tile");
     require_on_chip(*x, "affine_select", "on_true_tile");
@@ -524,11 +525,11 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     // docstring: "any float or 8-bit/16-bit integer data types for both the input data tile and output tile".
     for (DType d : {x->dtype(), opt_dtype(a[4]).value_or(x->dtype())})
       if (!dtype_is_float(d) && dtype_size(d) > 2)
-        nki_error("unsupported_dtype", "affine_select supports float or 8/16-bit integer tiles, got " +
+        nki_error(diag::Code::unsupported_dtype, "affine_select supports float or 8/16-bit integer tiles, got " +
                                            std::string(dtype_name(d)),
                   "convert the tile (e.g. nl.copy(x, dtype=nl.float32)) or pass dtype=nl.float32");
     auto fv = py::as_number(a[2]);
-    if (!fv) nki_error("invalid_arguments", "affine_select on_false_value must be a number");
+    if (!fv) nki_error(diag::Code::invalid_arguments, "affine_select on_false_value must be a number");
     auto m2 = make_mask(t, a[0], x->shape().size());
     auto res = t.new_tensor(x->shape(), opt_dtype(a[4]).value_or(x->dtype()), ir::Buffer::Sbuf, "");
     ir::Instr in;
@@ -553,7 +554,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     not_both_psum(*x, *y, "tensor_tensor_scan");
     require_same_partitions(*x, "data0", *y, "data1", "tensor_tensor_scan");
     if (x->shape() != y->shape())
-      nki_error("shape_mismatch", "tensor_tensor_scan data0 and data1 must have the same shape");
+      nki_error(diag::Code::shape_mismatch, "tensor_tensor_scan data0 and data1 must have the same shape");
     ir::Instr in;
     in.op = ir::Opcode::Scan;
     in.name = "nisa.tensor_tensor_scan";
@@ -563,7 +564,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     // docstring: op0 and op1 are binary arithmetic operators.
     for (auto [op, arg] : {std::pair<ir::Alu, const char*>{in.alu0, "op0"}, {in.alu1, "op1"}})
       if (is_bitvec(op))
-        nki_error("invalid_alu_op", std::string("'") + arg + "' of 'tensor_tensor_scan' must be an arithmetic operator, got " +
+        nki_error(diag::Code::invalid_alu_op, std::string("'") + arg + "' of 'tensor_tensor_scan' must be an arithmetic operator, got " +
                                         ir::alu_name(op));
     in.srcs.push_back(ir::Operand::of(x->view));
     in.srcs.push_back(ir::Operand::of(y->view));
@@ -580,7 +581,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     TensorObj* x = need_tensor(a[0], "tensor_scalar_reduce", "data");
     require_on_chip(*x, "tensor_scalar_reduce", "data");
     ir::Alu op0 = need_alu(a[1], "tensor_scalar_reduce", "op0");
-    if (is_bitvec(op0)) nki_error("invalid_alu_op", "tensor_scalar_reduce op0 must be an arithmetic operator");
+    if (is_bitvec(op0)) nki_error(diag::Code::invalid_alu_op, "tensor_scalar_reduce op0 must be an arithmetic operator");
     ir::Alu rop = need_alu(a[3], "tensor_scalar_reduce", "reduce_op");
     // docstring: "The reduce_op can be any of nl.add, nl.subtract, nl.multiply, nl.max or nl.min".
     require_alu_in(rop, {ir::Alu::Add, ir::Alu::Subtract, ir::Alu::Multiply, ir::Alu::Maximum, ir::Alu::Minimum},
@@ -589,7 +590,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     require_on_chip(*rr, "tensor_scalar_reduce", "reduce_res");
     check_reduce_res(*rr, *x, "tensor_scalar_reduce");
     if (a.has(5) && t.truthy(a[5]))
-      nki_error("unsupported_api", "tensor_scalar_reduce reverse0=True is not supported (documented as not supported yet)");
+      nki_error(diag::Code::unsupported_api, "tensor_scalar_reduce reverse0=True is not supported (documented as not supported yet)");
     ir::Instr in;
     in.op = ir::Opcode::Alu;
     in.name = "nisa.tensor_scalar_reduce";
@@ -612,10 +613,10 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     TensorObj* src = need_tensor(a[1], "dma_copy", "src");
     for (auto [tile, arg] : {std::pair<TensorObj*, const char*>{dst, "dst"}, {src, "src"}}) {
       if (tile->buffer() == ir::Buffer::Psum)
-        nki_error("err_unsupported_memory", std::string("dma_copy ") + arg + " must be in HBM or SBUF, got a tile in psum");
+        nki_error(diag::Code::err_unsupported_memory, std::string("dma_copy ") + arg + " must be in HBM or SBUF, got a tile in psum");
     }
     if (dst->shape() != src->shape() && ir::element_count(dst->shape()) != ir::element_count(src->shape()))
-      nki_error("shape_mismatch", "dma_copy dst" + shape_str(dst->shape()) + " and src" + shape_str(src->shape()) +
+      nki_error(diag::Code::shape_mismatch, "dma_copy dst" + shape_str(dst->shape()) + " and src" + shape_str(src->shape()) +
                                       " have different sizes");
     // The 2.24 docstring (general/nki/api/nki/isa/__init__.py, dma_copy) sets no shape rule: views
     // of different shapes with the same element count are copied in row-major element order (the
@@ -629,17 +630,17 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     in.srcs.push_back(ir::Operand::of(src->view));
     if (a.has(3)) {
       auto rop = op_alu(a[3]);
-      if (!rop || *rop != ir::Alu::Add) nki_error("invalid_alu_op", "dma_copy dst_rmw_op supports np.add only");
+      if (!rop || *rop != ir::Alu::Add) nki_error(diag::Code::invalid_alu_op, "dma_copy dst_rmw_op supports np.add only");
       in.rmw = *rop;
     }
     in.oob_skip = a.has(4) && static_int(a[4]).value_or(0) == 1;
     // dma_copy docstring: "If dst_rmw_op is specified, only oob_mode=oob_mode.error is allowed";
     // "HWDGE is only supported for NeuronCore-v3+".
     if (in.rmw && in.oob_skip)
-      nki_error("dma_copy_args", "dma_copy with dst_rmw_op allows only oob_mode=nisa.oob_mode.error",
+      nki_error(diag::Code::dma_copy_args, "dma_copy with dst_rmw_op allows only oob_mode=nisa.oob_mode.error",
                 "drop oob_mode=nisa.oob_mode.skip, or drop dst_rmw_op");
     if (a.has(5) && static_int(a[5]).value_or(0) == 2 && t.target() == Target::Trn1)
-      nki_error("dma_copy_args", "dma_copy dge_mode=nisa.dge_mode.hwdge needs NeuronCore-v3 (trn2)",
+      nki_error(diag::Code::dma_copy_args, "dma_copy dge_mode=nisa.dge_mode.hwdge needs NeuronCore-v3 (trn2)",
                 "use the default dge_mode on trn1");
     in.mask = make_mask(t, a[2], dst->shape().size());
     t.emit(std::move(in));
@@ -650,7 +651,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     Args a(call, "tensor_copy_dynamic_src", {"src", "mask", "dtype", "engine"}, 1, 1);
     TensorObj* src = need_tensor(a[0], "tensor_copy_dynamic_src", "src");
     if (!ir::is_on_chip(src->buffer()))
-      nki_error("err_unsupported_memory", "tensor_copy_dynamic_src copies between on-chip tiles");
+      nki_error(diag::Code::err_unsupported_memory, "tensor_copy_dynamic_src copies between on-chip tiles");
     auto res = t.new_tensor(src->shape(), opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Copy;
@@ -668,9 +669,9 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
     TensorObj* src = need_tensor(a[1], "tensor_copy_dynamic_dst", "src");
     require_on_chip(*src, "tensor_copy_dynamic_dst", "src");
     if (!ir::is_on_chip(dst->buffer()))
-      nki_error("err_unsupported_memory", "tensor_copy_dynamic_dst copies between on-chip tiles");
+      nki_error(diag::Code::err_unsupported_memory, "tensor_copy_dynamic_dst copies between on-chip tiles");
     if (ir::element_count(dst->shape()) != ir::element_count(src->shape()))
-      nki_error("shape_mismatch", "tensor_copy_dynamic_dst src and dst must have the same number of elements");
+      nki_error(diag::Code::shape_mismatch, "tensor_copy_dynamic_dst src and dst must have the same number of elements");
     check_writable(t, *dst);
     ir::Instr in;
     in.op = ir::Opcode::Copy;

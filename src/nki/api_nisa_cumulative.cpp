@@ -8,6 +8,7 @@
 //   for j in 0..F-1: reg = op1(op0(src[p, j], imm0), reg); dst[p, j] = reg
 // reg is the Vector Engine accumulator register shared with range_select, select_reduce and
 // tensor_scalar_reduce. Lowered to the Custom instruction of the same name (machine/custom_ops.h).
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 
 namespace nki::front {
@@ -37,12 +38,12 @@ ir::Operand fp32_scalar_or_vector(const Ref& v, const std::vector<int64_t>& shap
   TensorObj* t = need_tensor(v, "tensor_scalar_cumulative", arg);
   require_on_chip(*t, "tensor_scalar_cumulative", arg);
   if (t->view.indirect)
-    nki_error("indirect_indices_not_supported", "tensor_scalar_cumulative " + arg + " does not support tensor indirection");
+    nki_error(diag::Code::indirect_indices_not_supported, "tensor_scalar_cumulative " + arg + " does not support tensor indirection");
   if (t->dtype() != DType::Float32)
-    nki_error("unsupported_dtype", "tensor_scalar_cumulative " + arg + " must be float32, got " +
+    nki_error(diag::Code::unsupported_dtype, "tensor_scalar_cumulative " + arg + " must be float32, got " +
                                        std::string(dtype_name(t->dtype())));
   if (t->shape()[0] != shape[0] || ir::element_count(t->shape()) != t->shape()[0])
-    nki_error("tensor_scalar_operand_shape",
+    nki_error(diag::Code::tensor_scalar_operand_shape,
               "'" + arg + "' of 'tensor_scalar_cumulative' must be a scalar or a [" + std::to_string(shape[0]) +
                   ", 1] vector, got " + shape_str(t->shape()),
               "pass one float32 value per partition as a [P, 1] tile");
@@ -62,10 +63,10 @@ int accumulator_cmd(const Ref& r, const std::string& api) {
   if (!r || py::is_none(r)) return 0;
   const int64_t cmd = static_int(r).value_or(-1);
   if (cmd == kLoadReduce)
-    nki_error("unsupported_api", api + "(reduce_cmd=load_reduce) is not supported: load_reduce is documented only for "
+    nki_error(diag::Code::unsupported_api, api + "(reduce_cmd=load_reduce) is not supported: load_reduce is documented only for "
                                        "tensor_scalar_cumulative");
   if (cmd < 0 || cmd > kResetReduce)
-    nki_error("invalid_arguments", api + " reduce_cmd must be a nisa.reduce_cmd value");
+    nki_error(diag::Code::invalid_arguments, api + " reduce_cmd must be a nisa.reduce_cmd value");
   return static_cast<int>(cmd);
 }
 
@@ -80,25 +81,25 @@ void add_nisa_cumulative(Tracer& t, py::ModuleObj& m) {
     check_writable(t, *dst);
     for (TensorObj* x : {src, dst})
       if (!cumulative_dtype_ok(x->dtype()))
-        nki_error("unsupported_dtype", "tensor_scalar_cumulative input/output dtype must be bf16, fp16, fp32, fp8, "
+        nki_error(diag::Code::unsupported_dtype, "tensor_scalar_cumulative input/output dtype must be bf16, fp16, fp32, fp8, "
                                        "uint8, uint16, int8 or int16, got " + std::string(dtype_name(x->dtype())));
     if (dst->shape() != src->shape())
-      nki_error("shape_mismatch", "tensor_scalar_cumulative dst " + shape_str(dst->shape()) +
+      nki_error(diag::Code::shape_mismatch, "tensor_scalar_cumulative dst " + shape_str(dst->shape()) +
                                       " must have the shape of src " + shape_str(src->shape()));
     auto op0 = op_alu(a[2]);
     if (!op0 || *op0 == ir::Alu::BitwiseAnd || *op0 == ir::Alu::BitwiseOr || *op0 == ir::Alu::BitwiseXor ||
         *op0 == ir::Alu::LeftShift || *op0 == ir::Alu::RightShift)
-      nki_error("invalid_alu_op", "tensor_scalar_cumulative op0 must be an arithmetic operator (e.g. add, multiply, max)");
+      nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op0 must be an arithmetic operator (e.g. add, multiply, max)");
     auto op1 = op_alu(a[3]);
     if (!op1 || !(*op1 == ir::Alu::Add || *op1 == ir::Alu::Subtract || *op1 == ir::Alu::Multiply ||
                   *op1 == ir::Alu::Maximum || *op1 == ir::Alu::Minimum))
-      nki_error("invalid_alu_op", "tensor_scalar_cumulative op1 must be add, subtract, multiply, max or min");
+      nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op1 must be add, subtract, multiply, max or min");
     const int64_t cmd = a.has(6) ? static_int(a[6]).value_or(-1) : kResetReduce;
     if (cmd != kReduce && cmd != kResetReduce && cmd != kLoadReduce)
-      nki_error("invalid_arguments", "tensor_scalar_cumulative reduce_cmd must be reset_reduce, reduce or load_reduce",
+      nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative reduce_cmd must be reset_reduce, reduce or load_reduce",
                 "the docstring defines the accumulator only for these three commands");
     if (cmd == kLoadReduce && !a.has(5))
-      nki_error("invalid_arguments", "tensor_scalar_cumulative with reduce_cmd=load_reduce needs imm1 (the initial "
+      nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative with reduce_cmd=load_reduce needs imm1 (the initial "
                                      "accumulator value)");
     ir::Instr in;
     in.op = ir::Opcode::Custom;

@@ -2,6 +2,7 @@
 // subset of numpy that kernels use (dtypes, operator values, scalar math).
 #include <cmath>
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki/check_alloc.h"
 #include "nki/ndarray.h"
@@ -19,7 +20,7 @@ Ref make_decorator(Tracer& t, const std::string& name) {
     auto wrap = [&t, name](const Ref& f, const std::vector<std::pair<std::string, Ref>>& opts) -> Ref {
       auto fn = std::dynamic_pointer_cast<py::FunctionObj>(f);
       if (auto k = std::dynamic_pointer_cast<KernelObj>(f)) return k;
-      if (!fn) nki_error("invalid_arguments", "nki." + name + " must decorate a function");
+      if (!fn) nki_error(diag::Code::invalid_arguments, "nki." + name + " must decorate a function");
       auto k = std::make_shared<KernelObj>();
       k->tracer = &t;
       k->fn = fn;
@@ -30,7 +31,7 @@ Ref make_decorator(Tracer& t, const std::string& name) {
     if (!a.pos.empty() && a.pos[0] && !py::is_none(a.pos[0])) return wrap(a.pos[0], a.kw);
     auto opts = a.kw;
     return make_fn(name, [wrap, opts](Interp&, CallArgs& b) -> Ref {
-      if (b.pos.empty()) nki_error("invalid_arguments", "decorator expects a function");
+      if (b.pos.empty()) nki_error(diag::Code::invalid_arguments, "decorator expects a function");
       return wrap(b.pos[0], opts);
     });
   });
@@ -46,7 +47,7 @@ struct ShapeAnnotation : py::Obj {
     return make_fn("__annotation_check__", [shape_copy](Interp&, CallArgs& a) -> Ref {
       auto* t = as_tensor(a.pos[0]);
       if (t && t->shape() != shape_copy)
-        nki_error("err_annotation_shape_mismatch",
+        nki_error(diag::Code::err_annotation_shape_mismatch,
                   "shape of '" + t->decl().name + shape_str(t->shape()) + "' does not match the expected shape of " +
                       shape_str(shape_copy),
                   "fix the annotation or the value's shape");
@@ -95,9 +96,9 @@ double num_arg(const Ref& r, const std::string& fn) {
   auto v = py::as_number(r);
   if (!v) {
     if (as_tensor(r))
-      nki_error("numpy_on_tile", "numpy." + fn + " cannot be applied to an NKI tile",
+      nki_error(diag::Code::numpy_on_tile, "numpy." + fn + " cannot be applied to an NKI tile",
                 "use the nki.language function (nl." + fn + ") inside kernels");
-    nki_error("unsupported_numpy", "numpy." + fn + " is supported on Python numbers only in this simulator");
+    nki_error(diag::Code::unsupported_numpy, "numpy." + fn + " is supported on Python numbers only in this simulator");
   }
   return *v;
 }
@@ -139,7 +140,7 @@ std::shared_ptr<py::ModuleObj> make_compiler_module(Tracer&) {
       const std::string api = std::string("ncc.") + (b == ir::Buffer::Psum ? "psum" : "sbuf") + ".alloc";
       Ref func = a.take("func", 0);
       if (!func || py::is_none(func))
-        nki_error("invalid_allocation", api + " needs an allocation function func(idx, pdim_size, fdim_size)");
+        nki_error(diag::Code::invalid_allocation, api + " needs an allocation function func(idx, pdim_size, fdim_size)");
       auto buf = std::make_shared<BufferObj>(b, true);
       buf->placement = std::make_shared<DirectAllocSpec>();
       buf->placement->func = func;
@@ -169,7 +170,7 @@ std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t) {
   m->set("nan", py::make_float(NAN));
   m->set("newaxis", py::none());
   m->set("dtype", make_fn("dtype", [](Interp&, CallArgs& a) -> Ref {
-    if (a.pos.size() != 1) nki_error("invalid_arguments", "np.dtype(name)");
+    if (a.pos.size() != 1) nki_error(diag::Code::invalid_arguments, "np.dtype(name)");
     return std::make_shared<DTypeObj>(need_dtype(a.pos[0], "np.dtype", "dtype"));
   }));
   // Operator values (op=np.add) that also work on Python numbers.
@@ -195,7 +196,7 @@ std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t) {
   for (const B& b : bins) {
     std::string name = b.n;
     auto f = std::make_shared<OpFnObj>("np." + name, [name, fn = b.f](Interp&, CallArgs& a) -> Ref {
-      if (a.pos.size() != 2 || !fn) nki_error("unsupported_numpy", "numpy." + name + " is usable here only as an op= value");
+      if (a.pos.size() != 2 || !fn) nki_error(diag::Code::unsupported_numpy, "numpy." + name + " is usable here only as an op= value");
       return py::make_float(fn(num_arg(a.pos[0], name), num_arg(a.pos[1], name)));
     });
     f->alu = b.op;
@@ -223,7 +224,7 @@ std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t) {
   for (const U& u : uns) {
     std::string name = u.n;
     auto f = std::make_shared<OpFnObj>("np." + name, [name, g = u.g](Interp&, CallArgs& a) -> Ref {
-      if (a.pos.size() != 1) nki_error("unsupported_numpy", "numpy." + name + " takes one number here");
+      if (a.pos.size() != 1) nki_error(diag::Code::unsupported_numpy, "numpy." + name + " takes one number here");
       return py::make_float(g(num_arg(a.pos[0], name)));
     });
     f->act = u.f;
@@ -239,13 +240,13 @@ std::shared_ptr<py::ModuleObj> make_numpy_module(Tracer& t) {
     ir::Alu op = r.op;
     auto f = std::make_shared<OpFnObj>("np." + name, [name, op](Interp& in, CallArgs& a) -> Ref {
       if (a.pos.size() != 1 || as_tensor(a.pos[0]))
-        nki_error("unsupported_numpy", "numpy." + name + " is usable here only as an op= value or on a sequence of numbers",
+        nki_error(diag::Code::unsupported_numpy, "numpy." + name + " is usable here only as an op= value or on a sequence of numbers",
                   "use nl." + std::string(op == ir::Alu::Add ? "sum" : op == ir::Alu::Multiply ? "prod" : op == ir::Alu::Maximum ? "max" : "min") + " on tiles");
       std::vector<Ref> items = py::as_number(a.pos[0]) ? std::vector<Ref>{a.pos[0]} : a.pos[0]->iterate(in);
       if (items.empty()) {
         if (op == ir::Alu::Add) return py::make_int(0);
         if (op == ir::Alu::Multiply) return py::make_int(1);
-        nki_error("unsupported_numpy", "numpy." + name + " of an empty sequence");
+        nki_error(diag::Code::unsupported_numpy, "numpy." + name + " of an empty sequence");
       }
       Ref acc = items[0];
       for (size_t i = 1; i < items.size(); ++i) {

@@ -2,6 +2,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/diag_codes.h"
 #include "base/dtype_convert.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
@@ -16,7 +17,7 @@ using py::Interp;
 // ------------------------------------------------------------------ shared helpers
 Ref unsupported_api(const std::string& qualified, const std::string& reason) {
   return make_fn(qualified, [qualified, reason](Interp&, CallArgs&) -> Ref {
-    nki_error("unsupported_api",
+    nki_error(diag::Code::unsupported_api,
               qualified + " is not supported by this simulator" + (reason.empty() ? " yet" : ": " + reason),
               "see docs/api-coverage.md for the implemented APIs");
   });
@@ -49,13 +50,13 @@ std::shared_ptr<OpFnObj> make_act_fn(Tracer& t, const std::string& qualified, ir
     Args a(call, api, {"x", "dtype", "mask"}, 1, 1);
     if (t.direct_alloc && fn != ir::Act::Negative && fn != ir::Act::Floor && fn != ir::Act::Ceil &&
         fn != ir::Act::Trunc && fn != ir::Act::Invert && fn != ir::Act::LogicalNot)
-      nki_error("err_bias_tensor_must_be_specified_in_allocation",
+      nki_error(diag::Code::err_bias_tensor_must_be_specified_in_allocation,
                 "nl." + api + " lowers to an activation without a bias, but in a kernel with direct allocation the "
                 "bias argument must also be specified",
                 "call nisa.activation(op=nl." + api + ", data=..., bias=<allocated [P, 1] tile>)");
     if (is_scalar_value(a[0])) {
       // nl.* on a Python scalar: evaluate at compile time (used in host-side constant math).
-      nki_error("expected_tile", "'" + api + "' needs a tile operand, got a Python number",
+      nki_error(diag::Code::expected_tile, "'" + api + "' needs a tile operand, got a Python number",
                 "use the math module for compile-time scalars");
     }
     return emit_unary(t, api, a[0], fn, a[1], a[2]);
@@ -99,12 +100,12 @@ void add_dtypes(py::ModuleObj& m, bool numpy_names) {
 
 std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallArgs& a, ir::LoopKind kind) {
   if (a.pos.empty() || a.pos.size() > 3)
-    nki_error("invalid_arguments", api + "() takes 1 to 3 integer arguments");
+    nki_error(diag::Code::invalid_arguments, api + "() takes 1 to 3 integer arguments");
   std::vector<int64_t> v;
   for (const Ref& r : a.pos) {
     auto i = static_int(r);
     if (!i)
-      nki_error("dynamic_loop_bound", api + "() bounds must be compile-time integers, got " + r->repr(),
+      nki_error(diag::Code::dynamic_loop_bound, api + "() bounds must be compile-time integers, got " + r->repr(),
                 "loop bounds come from tensor shapes and Python integers");
     v.push_back(*i);
   }
@@ -117,7 +118,7 @@ std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallA
     d->stop = v[1];
     if (v.size() == 3) d->step = v[2];
   }
-  if (d->step == 0) nki_error("invalid_arguments", api + "() step must not be zero");
+  if (d->step == 0) nki_error(diag::Code::invalid_arguments, api + "() step must not be zero");
   return d;
 }
 
@@ -130,25 +131,25 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
   ir::Buffer buf = ir::Buffer::Sbuf;
   if (buffer && !py::is_none(buffer)) {
     auto* b = dynamic_cast<BufferObj*>(buffer.get());
-    if (!b) nki_error("invalid_buffer", "buffer of '" + api + "' must be nl.sbuf, nl.psum, nl.hbm, nl.private_hbm or nl.shared_hbm");
+    if (!b) nki_error(diag::Code::invalid_buffer, "buffer of '" + api + "' must be nl.sbuf, nl.psum, nl.hbm, nl.private_hbm or nl.shared_hbm");
     buf = b->buffer;
     if (b->direct_alloc && fill)
-      nki_error("err_tensor_creation_on_scratchpad_with_init_value_not_supported",
+      nki_error(diag::Code::err_tensor_creation_on_scratchpad_with_init_value_not_supported,
                 "tensors with direct allocation cannot be created with an initial value ('" + api + "')",
                 "create it with nl.ndarray and write the values with an instruction (e.g. nisa.memset)");
   }
   if (ir::is_hbm(buf) && fill)
-    nki_error("err_hbm_tensor_with_init_value_not_supported",
+    nki_error(diag::Code::err_hbm_tensor_with_init_value_not_supported,
               "HBM tensors cannot be created with an initial value ('" + api + "')",
               "create it with nl.ndarray(..., buffer=nl.shared_hbm) and nl.store the values into it");
   if (ir::is_on_chip(buf) && static_cast<int>(shape.size()) - pdim < 2)
-    nki_error("insufficient_rank",
+    nki_error(diag::Code::insufficient_rank,
               "on-chip tensors need a partition dimension and at least one free dimension, got shape " +
                   shape_str(shape),
               "write (128, 1) instead of (128,)");
   if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc) t.direct_alloc = true;
   if (buf == ir::Buffer::SharedHbm && (t.in_loop_or_branch() || t.call_depth() > 1))
-    nki_error("err_shared_hbm_must_in_kernel_level",
+    nki_error(diag::Code::err_shared_hbm_must_in_kernel_level,
               "shared_hbm tensors must be created at the top level of the kernel function, not inside a loop, "
               "a branch or a helper function",
               "move the nl.ndarray(..., buffer=nl.shared_hbm) before the loop");
@@ -156,7 +157,7 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
     int64_t free_bytes = static_cast<int64_t>(dtype_size(dt));
     for (size_t i = pdim + 1; i < shape.size(); ++i) free_bytes *= shape[i];
     if (free_bytes > 2048)
-      nki_error("psum_fmax",
+      nki_error(diag::Code::psum_fmax,
                 "PSUM tile of shape " + shape_str(shape) + " and dtype " + dtype_name(dt) + " needs " +
                     std::to_string(free_bytes) + " bytes per partition, more than one 2 KiB PSUM bank",
                 "keep PSUM tiles to at most nl.tile_size.psum_fmax (512) float32 elements per partition");
@@ -187,17 +188,17 @@ Ref emit_transpose(Tracer& t, const std::string& api, TensorObj& x, const Ref& d
                    ir::Engine engine) {
   require_on_chip(x, api, "x");
   if (t.direct_alloc && engine == ir::Engine::Tensor)
-    nki_error("err_transpose_on_tensor_engine_not_allowed_in_allocated_kernel",
+    nki_error(diag::Code::err_transpose_on_tensor_engine_not_allowed_in_allocated_kernel,
               "'" + api + "' transposes on the tensor engine, which is not allowed in a kernel with direct allocation",
               "use nisa.nc_transpose(..., engine=nisa.vector_engine) on 32x32 blocks, or nl.matmul(..., transpose_x=True)");
   if (x.shape().size() != 2)
-    nki_error("err_exceed_max_supported_dimension",
+    nki_error(diag::Code::err_exceed_max_supported_dimension,
               "'" + api + "' supports 2-D tiles only, got a tile of rank " + std::to_string(x.shape().size()),
               "reshape or index the tile down to [P, F] first");
   int64_t limit = engine == ir::Engine::Vector ? 32 : 128;
   for (int64_t d : x.shape())
     if (d > limit)
-      nki_error("err_size_of_dimension_exceed_arch_limit",
+      nki_error(diag::Code::err_size_of_dimension_exceed_arch_limit,
                 "'" + api + "' input " + shape_str(x.shape()) + " exceeds the " + std::to_string(limit) + "x" +
                     std::to_string(limit) + " limit of the " + ir::engine_name(engine) + " engine",
                 "transpose in blocks of at most 128x128");
@@ -220,33 +221,33 @@ Ref emit_matmul(Tracer& t, const std::string& api, TensorObj& st, TensorObj& mv,
   for (auto [tile, arg] : {std::pair<TensorObj*, const char*>{&st, "stationary"}, {&mv, "moving"}}) {
     bool placed = t.compiler_placed.count(t.storage_of(tile->view.tensor)) > 0;
     if (tile->buffer() != ir::Buffer::Sbuf && !placed)
-      nki_error("err_unsupported_memory",
+      nki_error(diag::Code::err_unsupported_memory,
                 std::string("Expected operand '") + arg + "' of '" + api + "' to be in address space 'sbuf', but got a tile in '" +
                     ir::buffer_name(tile->buffer()) + "' instead.",
                 "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
     if (tile->shape().size() != 2)
-      nki_error("err_exceed_max_supported_dimension",
+      nki_error(diag::Code::err_exceed_max_supported_dimension,
                 std::string("'") + api + "' operand '" + arg + "' must be a 2-D tile, got " + shape_str(tile->shape()));
     if (!dtype_is_float(tile->dtype()))
-      nki_error("unsupported_dtype", std::string("'") + api + "' operand '" + arg + "' has dtype " +
+      nki_error(diag::Code::unsupported_dtype, std::string("'") + api + "' operand '" + arg + "' has dtype " +
                                              dtype_name(tile->dtype()) + "; the tensor engine multiplies floating-point tiles",
                 "cast with nl.copy(x, dtype=nl.bfloat16) first");
   }
   int64_t K = st.shape()[0], M = st.shape()[1], K2 = mv.shape()[0], N = mv.shape()[1];
   if (K != K2)
-    nki_error("err_num_partition_mismatch",
+    nki_error(diag::Code::err_num_partition_mismatch,
               "number of partitions (dimension 0 size of a tile) mismatch in parameters (stationary" +
                   shape_str(st.shape()) + ", moving" + shape_str(mv.shape()) + ") of '" + api + "'",
               "both matmul operands hold the contraction dimension K on their partitions");
   if (K > 128)
-    nki_error("err_num_partition_exceed_arch_limit", "matmul contraction size " + std::to_string(K) + " exceeds 128",
+    nki_error(diag::Code::err_num_partition_exceed_arch_limit, "matmul contraction size " + std::to_string(K) + " exceeds 128",
               "tile K by 128 and accumulate the partial products into one PSUM tile");
   if (M > 128)
-    nki_error("matmul_stationary_fmax",
+    nki_error(diag::Code::matmul_stationary_fmax,
               "matmul stationary free size " + std::to_string(M) + " exceeds nl.tile_size.gemm_stationary_fmax (128)",
               "tile M by 128");
   if (N > 512)
-    nki_error("matmul_moving_fmax",
+    nki_error(diag::Code::matmul_moving_fmax,
               "matmul moving free size " + std::to_string(N) + " exceeds nl.tile_size.gemm_moving_fmax (512)",
               "tile N by 512");
   auto res = t.new_tensor({M, N}, DType::Float32, ir::Buffer::Psum, "");
@@ -287,14 +288,14 @@ struct MgridFactory : py::Obj {
     std::vector<int64_t> shape, starts, steps;
     for (const Ref& k : keys) {
       auto* s = py::cast<py::SliceObj>(k);
-      if (!s) nki_error("invalid_index", "nl.mgrid takes slices, e.g. nl.mgrid[0:128, 0:512]");
+      if (!s) nki_error(diag::Code::invalid_index, "nl.mgrid takes slices, e.g. nl.mgrid[0:128, 0:512]");
       int64_t lo = py::is_none(s->lower) ? 0 : static_int(s->lower).value_or(INT64_MIN);
       auto hi = static_int(s->upper);
       int64_t st = py::is_none(s->step) ? 1 : static_int(s->step).value_or(0);
       if (lo == INT64_MIN || !hi || st <= 0)
-        nki_error("invalid_index", "nl.mgrid bounds must be compile-time integers with a positive step");
+        nki_error(diag::Code::invalid_index, "nl.mgrid bounds must be compile-time integers with a positive step");
       int64_t n = *hi > lo ? (*hi - lo + st - 1) / st : 0;
-      if (n <= 0) nki_error("invalid_index", "empty nl.mgrid range");
+      if (n <= 0) nki_error(diag::Code::invalid_index, "empty nl.mgrid range");
       shape.push_back(n);
       starts.push_back(lo);
       steps.push_back(st);
@@ -342,15 +343,15 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
 
   m->set("par_dim", make_fn("par_dim", [](Interp&, CallArgs& a) -> Ref {
     auto n = a.pos.size() == 1 ? static_int(a.pos[0]) : std::nullopt;
-    if (!n || *n <= 0) nki_error("invalid_shape", "nl.par_dim takes one positive integer");
+    if (!n || *n <= 0) nki_error(diag::Code::invalid_shape, "nl.par_dim takes one positive integer");
     return std::make_shared<ParDimObj>(*n);
   }));
   m->set("arange", make_fn("arange", [&t](Interp&, CallArgs& a) -> Ref {
-    if (a.pos.empty() || a.pos.size() > 2) nki_error("invalid_arguments", "nl.arange(stop) or nl.arange(start, stop)");
+    if (a.pos.empty() || a.pos.size() > 2) nki_error(diag::Code::invalid_arguments, "nl.arange(stop) or nl.arange(start, stop)");
     auto lo = a.pos.size() == 2 ? static_int(a.pos[0]) : std::optional<int64_t>(0);
     auto hi = static_int(a.pos.back());
-    if (!lo || !hi) nki_error("invalid_arguments", "nl.arange bounds must be compile-time integers");
-    if (*hi <= *lo) nki_error("invalid_arguments", "nl.arange range is empty");
+    if (!lo || !hi) nki_error(diag::Code::invalid_arguments, "nl.arange bounds must be compile-time integers");
+    if (*hi <= *lo) nki_error(diag::Code::invalid_arguments, "nl.arange range is empty");
     auto ix = std::make_shared<IndexObj>();
     ix->tracer = &t;
     ix->shape = {*hi - *lo};
@@ -365,7 +366,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("ds", make_fn("ds", [](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "ds", {"start", "size"}, 2, 2);
     auto size = static_int(a[1]);
-    if (!size || *size <= 0) nki_error("invalid_arguments", "nl.ds size must be a positive compile-time integer");
+    if (!size || *size <= 0) nki_error(diag::Code::invalid_arguments, "nl.ds size must be a positive compile-time integer");
     auto s = std::make_shared<py::SliceObj>();
     s->lower = a[0];
     s->upper = in.binary(py::Operator::Add, a[0], py::make_int(*size));
@@ -375,17 +376,17 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("program_id", make_fn("program_id", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "program_id", {"axis"}, 1, 1);
     auto axis = static_int(a[0]);
-    if (!axis || *axis < 0) nki_error("invalid_arguments", "nl.program_id(axis) needs a non-negative integer axis");
+    if (!axis || *axis < 0) nki_error(diag::Code::invalid_arguments, "nl.program_id(axis) needs a non-negative integer axis");
     const auto& grid = t.options().grid;
     auto ix = std::make_shared<IndexObj>();
     ix->tracer = &t;
     if (grid.empty()) {
-      if (*axis != 0) nki_error("invalid_arguments", "nl.program_id(" + std::to_string(*axis) + ") without an SPMD grid");
+      if (*axis != 0) nki_error(diag::Code::invalid_arguments, "nl.program_id(" + std::to_string(*axis) + ") without an SPMD grid");
       ix->rest = ir::ScalarExpr::of(0);
       return ix;
     }
     if (*axis >= static_cast<int64_t>(grid.size()))
-      nki_error("invalid_arguments", "nl.program_id(" + std::to_string(*axis) + ") but the launch grid has rank " +
+      nki_error(diag::Code::invalid_arguments, "nl.program_id(" + std::to_string(*axis) + ") but the launch grid has rank " +
                                              std::to_string(grid.size()));
     ix->rest = ir::atom_expr(t.program_id_atom(static_cast<int>(*axis)));
     return ix;
@@ -395,7 +396,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     const auto& grid = t.options().grid;
     auto extent = [&](int64_t ax) -> int64_t {
       if (grid.empty()) return 1;
-      if (ax < 0 || ax >= static_cast<int64_t>(grid.size())) nki_error("invalid_arguments", "num_programs axis out of range");
+      if (ax < 0 || ax >= static_cast<int64_t>(grid.size())) nki_error(diag::Code::invalid_arguments, "num_programs axis out of range");
       return grid[ax];
     };
     if (!a.has(0)) {
@@ -437,7 +438,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("full", make_fn("full", [&t](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "full", {"shape", "fill_value", "dtype", "buffer", "name"}, 3, 3);
     auto v = py::as_number(a[1]);
-    if (!v) nki_error("invalid_arguments", "nl.full fill_value must be a number");
+    if (!v) nki_error(diag::Code::invalid_arguments, "nl.full fill_value must be a number");
     return create_tensor(t, "full", in, a[0], a[2], a[3], a[4], *v);
   }));
   auto like = [&t](const std::string& api, std::optional<double> fill) {
@@ -457,7 +458,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     if (!t.tracing()) t.api_outside_kernel("nl.shared_identity_matrix");
     Args a(call, "shared_identity_matrix", {"n", "dtype"}, 2, 1);
     auto n = static_int(a[0]);
-    if (!n || *n <= 0 || *n > 4096) nki_error("invalid_arguments", "shared_identity_matrix needs 0 < n <= 4096");
+    if (!n || *n <= 0 || *n > 4096) nki_error(diag::Code::invalid_arguments, "shared_identity_matrix needs 0 < n <= 4096");
     DType dt = a.has(1) ? need_dtype(a[1], "shared_identity_matrix", "dtype") : DType::UInt8;
     auto res = t.new_tensor({*n, *n}, dt, ir::Buffer::SharedHbm, "identity");
     ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
@@ -472,7 +473,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     if (!t.tracing()) t.api_outside_kernel("nl.shared_constant");
     Args a(call, "shared_constant", {"constant", "dtype"}, 2, 1);
     auto* arr = dynamic_cast<NdArrayObj*>(a[0].get());
-    if (!arr) nki_error("invalid_arguments", "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");
+    if (!arr) nki_error(diag::Code::invalid_arguments, "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");
     DType dt = a.has(1) ? need_dtype(a[1], "shared_constant", "dtype") : arr->dtype;
     std::vector<int64_t> shape = arr->shape;
     if (shape.empty()) shape = {1};
@@ -485,7 +486,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     return res;
   }));
   m->set("finfo", make_fn("finfo", [](Interp&, CallArgs& a) -> Ref {
-    if (a.pos.size() != 1) nki_error("invalid_arguments", "nl.finfo(dtype)");
+    if (a.pos.size() != 1) nki_error(diag::Code::invalid_arguments, "nl.finfo(dtype)");
     DType d = need_dtype(a.pos[0], "finfo", "dtype");
     auto f = std::make_shared<FinfoObj>();
     switch (d) {
@@ -496,7 +497,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
       case DType::Float16: f->max = 65504.0; f->eps = 0.0009765625; f->tiny = 6.103515625e-05; break;
       case DType::Float8E4M3: f->max = 240.0; f->eps = 0.125; f->tiny = 0.015625; break;
       case DType::Float8E5M2: f->max = 57344.0; f->eps = 0.25; f->tiny = 6.103515625e-05; break;
-      default: nki_error("invalid_arguments", "nl.finfo needs a floating-point dtype");
+      default: nki_error(diag::Code::invalid_arguments, "nl.finfo needs a floating-point dtype");
     }
     f->min = -f->max;
     return f;
@@ -534,7 +535,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     require_hbm(*dst, "store", "dst");
     if (auto* v = as_tensor(a[1])) {
       if (ir::is_hbm(v->buffer()))
-        nki_error("err_unsupported_memory",
+        nki_error(diag::Code::err_unsupported_memory,
                   "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'hbm' instead.",
                   "load the data into SBUF first, or copy HBM to HBM with nisa.dma_copy");
     }
@@ -546,9 +547,9 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     TensorObj* src = need_tensor(a[0], "load_transpose2d", "src");
     require_hbm(*src, "load_transpose2d", "src");
     if (src->shape().size() != 2)
-      nki_error("err_exceed_max_supported_dimension", "load_transpose2d needs a 2-D source, got " + shape_str(src->shape()));
+      nki_error(diag::Code::err_exceed_max_supported_dimension, "load_transpose2d needs a 2-D source, got " + shape_str(src->shape()));
     if (src->view.indirect)
-      nki_error("indirect_indices_not_supported", "load_transpose2d does not accept indirect indices");
+      nki_error(diag::Code::indirect_indices_not_supported, "load_transpose2d does not accept indirect indices");
     std::vector<int64_t> out_shape = {src->shape()[1], src->shape()[0]};
     auto res = t.new_tensor(out_shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
     ir::Access sv = src->view;
@@ -570,7 +571,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     require_hbm(*dst, "atomic_rmw", "dst");
     auto op = op_alu(a[2]);
     if (!op || *op != ir::Alu::Add)
-      nki_error("unsupported_operator", "atomic_rmw supports op=np.add only");
+      nki_error(diag::Code::unsupported_operator, "atomic_rmw supports op=np.add only");
     check_writable(t, *dst);
     ir::Instr in;
     in.op = ir::Opcode::Copy;
@@ -665,12 +666,12 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     // contraction mismatch is nc_matmul's partition mismatch.
     require_on_chip(*x, "matmul", "x");
     if (x->buffer() != ir::Buffer::Sbuf)
-      nki_error("err_unsupported_memory",
+      nki_error(diag::Code::err_unsupported_memory,
                 "Expected operand 'x' of 'matmul' to be in address space 'sbuf', but got a tile in '" +
                     std::string(ir::buffer_name(x->buffer())) + "' instead.",
                 "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
     if (x->shape().size() == 2 && y->shape().size() == 2 && x->shape()[1] != y->shape()[0])
-      nki_error("err_num_partition_mismatch",
+      nki_error(diag::Code::err_num_partition_mismatch,
                 "number of partitions (dimension 0 size of a tile) mismatch in parameters (transpose(x)[" +
                     std::to_string(x->shape()[1]) + ", " + std::to_string(x->shape()[0]) + "], y" +
                     shape_str(y->shape()) + ") of 'matmul'",
@@ -694,16 +695,16 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("nc", make_fn("nc", [](Interp&, CallArgs& call) -> Ref {
     Args a(call, "nc", {"n"}, 1, 1);
     auto n = static_int(a[0]);
-    if (!n || *n <= 0) nki_error("invalid_arguments", "nl.nc expects a positive number of NeuronCores");
+    if (!n || *n <= 0) nki_error(diag::Code::invalid_arguments, "nl.nc expects a positive number of NeuronCores");
     return py::make_int(*n);
   }));
   m->set("spmd_dim", make_fn("spmd_dim", [](Interp&, CallArgs& call) -> Ref {
     if (!call.kw.empty() || call.pos.empty())
-      nki_error("invalid_arguments", "nl.spmd_dim expects one or more positional grid extents");
+      nki_error(diag::Code::invalid_arguments, "nl.spmd_dim expects one or more positional grid extents");
     int64_t total = 1;
     for (const Ref& r : call.pos) {
       auto n = static_int(r);
-      if (!n || *n <= 0) nki_error("invalid_arguments", "nl.spmd_dim extents must be positive integers or nl.nc(n)");
+      if (!n || *n <= 0) nki_error(diag::Code::invalid_arguments, "nl.spmd_dim extents must be positive integers or nl.nc(n)");
       total *= *n;
     }
     return py::make_int(total);
@@ -722,7 +723,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     require_on_chip(*x, "nl.loop_reduce", "x");
     auto op = op_alu(a[1]);
     if (!op)
-      nki_error("invalid_alu_op", "op of 'nl.loop_reduce' must be an ALU operator (np.add, np.maximum, ...)",
+      nki_error(diag::Code::invalid_alu_op, "op of 'nl.loop_reduce' must be an ALU operator (np.add, np.maximum, ...)",
                 "pass a numpy/nl ALU operator such as np.add or nl.maximum");
     auto r = std::make_shared<LoopReduceObj>();
     r->x = a[0];

@@ -2,6 +2,7 @@
 // (shared/docs/nki-spec.md §2.9.5–§2.9.6). Intermediates are float32 tiles.
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "base/dtype_promote.h"
 #include "nki/api_common.h"
 
@@ -20,7 +21,7 @@ int64_t reduced_count(Interp& in, const TensorObj& x, const Ref& axis) {
   int rank = static_cast<int>(x.shape().size());
   for (const Ref& r : items) {
     auto v = static_int(r);
-    if (!v) nki_error("invalid_axis", "axis must be integers");
+    if (!v) nki_error(diag::Code::invalid_axis, "axis must be integers");
     int a = static_cast<int>(*v < 0 ? *v + rank : *v);
     if (a > 0 && a < rank) n *= x.shape()[a];
   }
@@ -47,7 +48,7 @@ void check_softmax_axes(Interp& in, const TensorObj& x, const Ref& axis) {
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
   bool trailing = !axes.empty() && axes.back() == rank - 1 && axes.back() - axes.front() + 1 == static_cast<int>(axes.size());
   if (!trailing)
-    nki_error("softmax_axis",
+    nki_error(diag::Code::softmax_axis,
               "'softmax' over axes of a tile of shape " + shape_str(x.shape()) +
                   " must be the last contiguous free dimension(s), e.g. " +
                   (rank == 2 ? std::string("axis=1") : "axis=(1, ..., " + std::to_string(rank - 1) + ")"),
@@ -102,7 +103,7 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
     Args a(call, "rms_norm", {"x", "w", "axis", "n", "epsilon", "dtype", "compute_dtype", "mask"}, 5, 4);
     TensorObj* x = need_tensor(a[0], "rms_norm", "x");
     auto n = py::as_number(a[3]);
-    if (!n || *n <= 0) nki_error("invalid_arguments", "rms_norm n must be a positive number");
+    if (!n || *n <= 0) nki_error(diag::Code::invalid_arguments, "rms_norm n must be a positive number");
     double eps = a.has(4) ? py::as_number(a[4]).value_or(1e-6) : 1e-6;
     Ref sq = emit_binary(t, "rms_norm", a[0], a[0], ir::Alu::Multiply, f32(), a[7], true);
     Ref ss = emit_reduce(t, "rms_norm", sq, ir::Alu::Add, a[2], f32(), a[7], true);
@@ -123,12 +124,12 @@ void add_nl_compound(Tracer& t, py::ModuleObj& m) {
         // Same partition rule as the element-wise nl ops (emit_binary): partition counts differ
         // and neither is 1.
         if (shape[0] != tv->shape()[0] && shape[0] != 1 && tv->shape()[0] != 1)
-          nki_error("err_num_partition_mismatch",
+          nki_error(diag::Code::err_num_partition_mismatch,
                     "number of partitions (dimension 0 size of a tile) mismatch in parameters (condition" +
                         shape_str(c->shape()) + ", " + (v == a[1] ? "x" : "y") + shape_str(tv->shape()) + ") of 'where'",
                     "tile condition, x and y over the same partitions, or broadcast explicitly with .broadcast_to");
         auto b = broadcast_shapes(shape, tv->shape());
-        if (!b) nki_error("shape_mismatch", "operands of 'where' cannot be broadcast together");
+        if (!b) nki_error(diag::Code::shape_mismatch, "operands of 'where' cannot be broadcast together");
         shape = *b;
       }
     }

@@ -1,5 +1,6 @@
 #include "nki/args.h"
 
+#include "base/diag_codes.h"
 #include "nki/tracer.h"
 
 namespace nki::front {
@@ -10,7 +11,7 @@ Args::Args(py::CallArgs& call, std::string api, std::initializer_list<const char
   std::vector<std::string> n(names.begin(), names.end());
   values_.assign(n.size(), nullptr);
   if (call.pos.size() > max_positional)
-    nki_error("invalid_arguments", "'" + api_ + "' takes at most " + std::to_string(max_positional) +
+    nki_error(diag::Code::invalid_arguments, "'" + api_ + "' takes at most " + std::to_string(max_positional) +
                                            " positional arguments but " + std::to_string(call.pos.size()) +
                                            " were given",
               "pass the remaining arguments by keyword");
@@ -19,14 +20,14 @@ Args::Args(py::CallArgs& call, std::string api, std::initializer_list<const char
     for (size_t i = 0; i < n.size(); ++i) {
       if (n[i] == k) {
         if (values_[i] && i < call.pos.size())
-          nki_error("invalid_arguments", "'" + api_ + "' got multiple values for argument '" + k + "'");
+          nki_error(diag::Code::invalid_arguments, "'" + api_ + "' got multiple values for argument '" + k + "'");
         values_[i] = v;
       }
     }
   }
   for (size_t i = 0; i < required && i < n.size(); ++i)
     if (!values_[i])
-      nki_error("invalid_arguments", "'" + api_ + "' missing required argument '" + n[i] + "'");
+      nki_error(diag::Code::invalid_arguments, "'" + api_ + "' missing required argument '" + n[i] + "'");
 }
 
 }  // namespace nki::front

@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "base/diag_codes.h"
 #include "nki/liveness.h"
 #include "nki/lowering.h"
 #include "nki/tracer.h"
@@ -41,11 +42,11 @@ void check_tile(const DirectTensor& r, const TilePlacement& p, const std::vector
     // byte_addr must both be 0" in the current release (also nki_direct_allocation_guide.rst,
     // Known Limitations #2).
     if (p.bank < 0 || p.bank >= kPsumBanks)
-      nki_error("allocation_out_of_bounds",
+      nki_error(diag::Code::allocation_out_of_bounds,
                 where + " is placed in PSUM bank " + std::to_string(p.bank) + ", but PSUM has banks 0 to 7",
                 "choose base_bank / num_bank_tiles so that every tile lands in banks 0..7");
     if (p.start_partition != 0 || p.byte_addr != 0)
-      nki_error("invalid_allocation",
+      nki_error(diag::Code::invalid_allocation,
                 where + " is placed at start_partition " + std::to_string(p.start_partition) + ", byte_addr " +
                     std::to_string(p.byte_addr) + " of its PSUM bank; both must be 0",
                 "give every PSUM tile a bank of its own, starting at partition 0 and byte 0");
@@ -56,7 +57,7 @@ void check_tile(const DirectTensor& r, const TilePlacement& p, const std::vector
   const int64_t sp = p.start_partition;
   const bool ok = n > 64 ? sp == 0 : n > 32 ? (sp == 0 || sp == 64) : (sp == 0 || sp == 32 || sp == 64 || sp == 96);
   if (!ok)
-    nki_error("invalid_allocation",
+    nki_error(diag::Code::invalid_allocation,
               where + " of " + std::to_string(n) + " partitions starts at partition " + std::to_string(sp) +
                   "; a tile of " + (n > 64 ? "more than 64 partitions must start at 0"
                                     : n > 32 ? "33 to 64 partitions must start at 0 or 64"
@@ -65,7 +66,7 @@ void check_tile(const DirectTensor& r, const TilePlacement& p, const std::vector
               "of at most 64 partitions)");
   // Valid byte_addr: [0, 192 KiB - 16 KiB) on NeuronCore-v2; the tile must stay inside that range.
   if (p.byte_addr < 0 || p.byte_addr + r.fdim_bytes > sbuf_limit)
-    nki_error("allocation_out_of_bounds",
+    nki_error(diag::Code::allocation_out_of_bounds,
               where + " occupies bytes [" + std::to_string(p.byte_addr) + ", " +
                   std::to_string(p.byte_addr + r.fdim_bytes) + ") of each SBUF partition, outside the " +
                   std::to_string(sbuf_limit / 1024) + " KiB available to direct allocation on " +
@@ -78,15 +79,15 @@ std::vector<int64_t> need_tuple(const Ref& r, const std::string& api, const char
   if (!r || py::is_none(r)) return out;
   auto* seq = dynamic_cast<py::SeqObj*>(r.get());
   if (!seq)
-    nki_error("invalid_allocation", "'" + std::string(name) + "' of " + api + " must be a tuple of integers, got " +
+    nki_error(diag::Code::invalid_allocation, "'" + std::string(name) + "' of " + api + " must be a tuple of integers, got " +
                                         r->repr());
   for (const Ref& e : seq->items) {
     auto v = static_int(e);
     if (!v)
-      nki_error("invalid_allocation", "'" + std::string(name) + "' of " + api +
+      nki_error(diag::Code::invalid_allocation, "'" + std::string(name) + "' of " + api +
                                           " must be a tuple of compile-time integers, got " + r->repr());
     if (*v <= 0)
-      nki_error("invalid_allocation", "'" + std::string(name) + "' of " + api + " must hold positive tile counts, got " +
+      nki_error(diag::Code::invalid_allocation, "'" + std::string(name) + "' of " + api + " must hold positive tile counts, got " +
                                           r->repr());
     out.push_back(*v);
   }
@@ -116,7 +117,7 @@ DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buf
                            {"num_par_tiles", &spec.num_par_tiles},
                            {"num_free_tiles", &spec.num_free_tiles}})
       if (!v->empty() && v->size() != blocks.size())
-        nki_error("invalid_allocation",
+        nki_error(diag::Code::invalid_allocation,
                   std::string(name) + "=" + tuple_str(*v) + " of " + api + " has " + std::to_string(v->size()) +
                       " entries, but the tensor " + shape_str(shape) + " has " + std::to_string(blocks.size()) +
                       " block dimension(s); the tuple must be empty or have one entry per block dimension",
@@ -163,7 +164,7 @@ DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buf
       const size_t want = buf == ir::Buffer::Psum ? 3 : 2;
       auto* seq = dynamic_cast<py::SeqObj*>(res.get());
       if (!seq || seq->items.size() != want)
-        nki_error("invalid_allocation",
+        nki_error(diag::Code::invalid_allocation,
                   "the allocation function of " + api + " must return " +
                       (want == 3 ? "(bank_id, start_partition, byte_addr)" : "(start_partition, byte_addr)") +
                       ", got " + (res ? res->repr() : std::string("nothing")) + " for block index " + tuple_str(idx));
@@ -196,15 +197,15 @@ std::shared_ptr<DirectAllocSpec> parse_mod_alloc(ir::Buffer buf, py::CallArgs& c
   auto int_arg = [&](const char* name, bool required, int64_t fallback) -> int64_t {
     Ref v = call.take(name);
     if (!v || py::is_none(v)) {
-      if (required) nki_error("invalid_allocation", api + " missing required keyword argument '" + name + "'");
+      if (required) nki_error(diag::Code::invalid_allocation, api + " missing required keyword argument '" + name + "'");
       return fallback;
     }
     auto x = static_int(v);
-    if (!x) nki_error("invalid_allocation", "'" + std::string(name) + "' of " + api + " must be a compile-time integer, got " + v->repr());
+    if (!x) nki_error(diag::Code::invalid_allocation, "'" + std::string(name) + "' of " + api + " must be a compile-time integer, got " + v->repr());
     return *x;
   };
   if (!call.pos.empty())
-    nki_error("invalid_allocation", api + " takes keyword arguments only", "write e.g. base_addr=0");
+    nki_error(diag::Code::invalid_allocation, api + " takes keyword arguments only", "write e.g. base_addr=0");
   if (psum) spec->base_bank = int_arg("base_bank", true, 0);
   spec->base_addr = int_arg("base_addr", !psum, 0);
   spec->base_partition = int_arg("base_partition", false, 0);
@@ -213,19 +214,19 @@ std::shared_ptr<DirectAllocSpec> parse_mod_alloc(ir::Buffer buf, py::CallArgs& c
   spec->num_free_tiles = need_tuple(call.take("num_free_tiles"), api, "num_free_tiles");
   // "base_partition: ... Must be 0 in the current version." (sbuf.py and psum.py)
   if (spec->base_partition != 0)
-    nki_error("invalid_allocation", "base_partition of " + api + " must be 0 in SDK 2.24, got " +
+    nki_error(diag::Code::invalid_allocation, "base_partition of " + api + " must be 0 in SDK 2.24, got " +
                                         std::to_string(spec->base_partition));
   if (psum) {
     // psum.py: "base_addr ... Must be 0 in the current version"; num_par_tiles and
     // num_free_tiles "Currently must be an empty tuple or (1, 1, ...)".
     if (spec->base_addr != 0)
-      nki_error("invalid_allocation", "base_addr of ncc.psum.mod_alloc must be 0 in SDK 2.24, got " +
+      nki_error(diag::Code::invalid_allocation, "base_addr of ncc.psum.mod_alloc must be 0 in SDK 2.24, got " +
                                           std::to_string(spec->base_addr),
                 "place PSUM tiles by bank (base_bank, num_bank_tiles); each tile starts at byte 0 of its bank");
     for (auto [name, v] : {std::pair<const char*, const std::vector<int64_t>*>{"num_par_tiles", &spec->num_par_tiles},
                            {"num_free_tiles", &spec->num_free_tiles}})
       if (std::any_of(v->begin(), v->end(), [](int64_t n) { return n != 1; }))
-        nki_error("invalid_allocation", std::string(name) + " of ncc.psum.mod_alloc must be () or all ones in SDK 2.24, got " +
+        nki_error(diag::Code::invalid_allocation, std::string(name) + " of ncc.psum.mod_alloc must be () or all ones in SDK 2.24, got " +
                                             tuple_str(*v),
                   "use num_bank_tiles to give the tensor several PSUM tiles");
   }
@@ -248,7 +249,7 @@ std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vec
   for (const ir::TensorDecl& d : k.tensors) {
     if (!ir::is_hbm(d.buffer) || d.alias_of != -1 || d.role != ir::TensorRole::Internal) continue;
     if (io_storage.count(d.id)) continue;
-    return make_diagnostic(Severity::Error, "non_io_hbm_tensor",
+    return make_diagnostic(Severity::Error, diag::Code::non_io_hbm_tensor,
                            "Non IO HBM tensor is not supported in allocated NKI kernel: '" + d.name + "' (buffer " +
                                ir::buffer_name(d.buffer) + ")",
                            k.file, d.loc,
@@ -266,7 +267,7 @@ std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vec
     // Written by its instruction and read by the assignment that follows it, nothing else.
     if (folded_results.count(r.tensor) && r.last <= r.first + 1) continue;
     const ir::TensorDecl& d = k.tensors[static_cast<size_t>(r.tensor)];
-    return make_diagnostic(Severity::Error, "mixed_allocation",
+    return make_diagnostic(Severity::Error, diag::Code::mixed_allocation,
                            "'" + d.name + "' " + shape_str(d.shape) + " in " + ir::buffer_name(d.buffer) +
                                " is allocated automatically, but this kernel uses direct allocation; automatic "
                                "and direct allocation cannot be mixed",
@@ -316,7 +317,7 @@ std::optional<Diagnostic> direct_alloc_error(const ir::Kernel& k, const std::vec
       const ir::TensorDecl& da = k.tensors[static_cast<size_t>(A.tensor)];
       const ir::TensorDecl& db = k.tensors[static_cast<size_t>(B.tensor)];
       warnings.push_back(make_diagnostic(
-          Severity::Warning, "allocation_overlap",
+          Severity::Warning, diag::Code::allocation_overlap,
           "'" + db.name + "' is placed on " + (B.buffer == ir::Buffer::Psum ? "a PSUM bank" : "SBUF memory") +
               " that '" + da.name + "' (line " + std::to_string(da.loc.line) +
               ") also uses while both are live; the hardware result would be wrong (the simulator keeps them apart)",

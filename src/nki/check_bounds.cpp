@@ -6,6 +6,7 @@
 #include <set>
 #include <tuple>
 
+#include "base/diag_codes.h"
 #include "base/diagnostic.h"
 #include "ir/scalar_expr.h"
 #include "nki/lowering.h"
@@ -166,7 +167,7 @@ class BoundsChecker {
           return;
         }
         found_.push_back(make_diagnostic(
-            Severity::Error, "err_tensor_access_out_of_bound",
+            Severity::Error, diag::Code::err_tensor_access_out_of_bound,
             "out-of-bound access to tensor '" + t.name + "' of shape " + shape_str(t.shape) + ": index range [" +
                 std::to_string(lo) + ", " + std::to_string(hi) + "] on dimension " + std::to_string(d) + " of size " +
                 std::to_string(t.shape[d]) + location_note(),

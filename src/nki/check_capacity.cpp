@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "base/diag_codes.h"
 #include "ir/scalar_expr.h"
 #include "nki/liveness.h"
 #include "nki/lowering.h"
@@ -191,7 +192,7 @@ Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum
              "pass, or copy finished results to SBUF before starting the next ones"
            : "if neuronxcc cannot allocate it, use smaller tiles, create each tile inside the loop that uses it, or "
              "keep the data in HBM and load it tile by tile";
-  return make_diagnostic(Severity::Warning, psum ? "psum_capacity_estimate" : "sbuf_capacity_estimate",
+  return make_diagnostic(Severity::Warning, psum ? diag::name(diag::Code::psum_capacity_estimate) : diag::name(diag::Code::sbuf_capacity_estimate),
                          "estimated " + where + " use reaches " + bytes_str(s.usage) + " per partition when '" +
                              culprit.name + "' is allocated, more than " + capacity_str(psum, limit, target) +
                              " (a live-range estimate; the compiler's allocator decides); largest live: " +
@@ -209,7 +210,7 @@ std::optional<Diagnostic> tile_error(const ir::Kernel& k, const Liveness& lv, ir
     const ir::TensorDecl& d = k.tensors[static_cast<size_t>(r.tensor)];
     if (d.buffer != buf || tile_partition_bytes(d) <= limit) continue;
     const bool blocks = all_blocks(d) > 1;
-    return make_diagnostic(Severity::Error, psum ? "psum_capacity_exceeded" : "sbuf_capacity_exceeded",
+    return make_diagnostic(Severity::Error, psum ? diag::name(diag::Code::psum_capacity_exceeded) : diag::name(diag::Code::sbuf_capacity_exceeded),
                            std::string(blocks ? "one tile of '" : "'") + d.name + "' " + shape_str(d.shape) + " " +
                                dtype_name(d.dtype) + " needs " + bytes_str(tile_partition_bytes(d)) +
                                " per partition, more than " + capacity_str(psum, limit, target),
@@ -323,7 +324,7 @@ class OperandCheck {
         if (items.empty() || u.bound() <= limit) continue;
         const bool srcs = g == &reads;
         return make_diagnostic(
-            Severity::Error, psum ? "psum_capacity_exceeded" : "sbuf_capacity_exceeded",
+            Severity::Error, psum ? diag::name(diag::Code::psum_capacity_exceeded) : diag::name(diag::Code::sbuf_capacity_exceeded),
 "the " + std::string(srcs ? "operands that '" : "results that '") + in.name + "' " +
                 (srcs ? "reads" : "writes") + " need at least " + bytes_str(u.bound()) + " of each " +
                 (psum ? "PSUM" : "SBUF") + " partition at the same time, more than " +

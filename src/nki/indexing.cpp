@@ -3,6 +3,7 @@
 // (tile-valued) indices on the partition/block dimension of DMA operands.
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "ir/scalar_expr.h"
 #include "nki/lowering.h"
 
@@ -26,14 +27,14 @@ struct Idx {
 ir::ScalarExpr scalar_of(const Ref& r, const char* what) {
   if (auto v = py::as_int(r)) return ir::ScalarExpr::of(*v);
   if (auto* ix = as_index(r); ix && ix->is_scalar()) return ix->rest;
-  nki_error("invalid_index", std::string("slice ") + what + " must be an integer or a loop index expression, got " +
+  nki_error(diag::Code::invalid_index, std::string("slice ") + what + " must be an integer or a loop index expression, got " +
                                      (r ? r->repr() : std::string("None")));
 }
 
 // Statically known bounds check of one index against a dim size (constants only).
 void check_const_index(int64_t v, int64_t size, int dim, const std::string& tensor) {
   if (v < 0 || v >= size)
-    nki_error("err_tensor_access_out_of_bound",
+    nki_error(diag::Code::err_tensor_access_out_of_bound,
               "index " + std::to_string(v) + " is out of bound for dimension " + std::to_string(dim) +
                   " of size " + std::to_string(size) + " of tensor '" + tensor + "'",
               "keep indices within the tensor shape; use masks for ragged tiles");
@@ -61,7 +62,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
     }
   }
   if (keys.size() > r)
-    nki_error("too_many_indices", "too many indices for tensor '" + tname + "': tensor has " +
+    nki_error(diag::Code::too_many_indices, "too many indices for tensor '" + tname + "': tensor has " +
                                           std::to_string(r) + " dimensions but " +
                                           std::to_string(keys.size()) + " were indexed");
   std::vector<Idx> idx(keys.size());
@@ -85,7 +86,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         idx[j].scalar = ix->rest;
       } else {
         if (ix->is_arange && ix->shape.size() == 1)
-          nki_error("err_1d_arange_not_supported",
+          nki_error(diag::Code::err_1d_arange_not_supported,
                     "indexing tensor '" + tname + "' with 1d arange is not supported",
                     "add an axis: nl.arange(n)[:, None] for the partition dim or nl.arange(n)[None, :] for a free dim");
         idx[j].kind = IdxKind::Advanced;
@@ -94,7 +95,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       }
     } else if (auto* dyn = dynamic_cast<DynIndexObj*>(k.get())) {
       if (!ir::is_on_chip(base.buffer()))
-        nki_error("invalid_index", "a runtime offset can only index an on-chip tile; use an indirect DMA for HBM");
+        nki_error(diag::Code::invalid_index, "a runtime offset can only index an on-chip tile; use an indirect DMA for HBM");
       idx[j].kind = IdxKind::Dynamic;
       idx[j].dynamic = dyn;
       idx[j].adv = dyn->index.get();
@@ -116,17 +117,17 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       idx[j].indirect = tt;
       any_adv = true;
     } else if (dynamic_cast<PredObj*>(k.get())) {
-      nki_error("invalid_index", "a mask cannot be used as an index of '" + tname + "'",
+      nki_error(diag::Code::invalid_index, "a mask cannot be used as an index of '" + tname + "'",
                 "pass masks with mask=... to the API instead");
     } else if (py::is_none(k)) {
-      nki_error("unsupported_index", "None (new axis) is not supported when indexing tensor '" + tname + "'",
+      nki_error(diag::Code::unsupported_index, "None (new axis) is not supported when indexing tensor '" + tname + "'",
                 "use .expand_dims() or reshape the tensor");
     } else {
-      nki_error("invalid_index", "invalid index of type '" + k->type_name() + "' for tensor '" + tname + "'");
+      nki_error(diag::Code::invalid_index, "invalid index of type '" + k->type_name() + "' for tensor '" + tname + "'");
     }
   }
   if (any_adv && any_slice)
-    nki_error("err_unsupported_mixing_basic_advanced_tensor_indexing",
+    nki_error(diag::Code::err_unsupported_mixing_basic_advanced_tensor_indexing,
               "mixing basic tensor indexing (slices) and advanced tensor indexing (nl.arange / nl.mgrid) "
               "in one subscript of '" + tname + "' is not supported",
               "use nl.arange/nl.mgrid for every dimension, or slices for every dimension");
@@ -172,7 +173,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         if (!py::is_none(s->step)) {
           auto st = static_int(s->step);
           if (!st || *st <= 0)
-            nki_error("invalid_index", "slice step must be a positive compile-time integer");
+            nki_error(diag::Code::invalid_index, "slice step must be a positive compile-time integer");
           step = *st;
         }
         bool has_lo = !py::is_none(s->lower), has_hi = !py::is_none(s->upper);
@@ -182,21 +183,21 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         if (hi.is_constant() && hi.constant < 0 && has_hi) hi.constant += size;
         ir::ScalarExpr diff = ir::sub(hi, lo);
         if (!diff.is_constant())
-          nki_error("invalid_index",
+          nki_error(diag::Code::invalid_index,
                     "the size of a slice of '" + tname + "' must be a compile-time constant (stop - start)",
                     "write slices as a[i*128:(i+1)*128] or nl.ds(i*128, 128)");
         if (lo.is_constant() && (lo.constant < 0 || lo.constant > size))
-          nki_error("err_tensor_access_out_of_bound",
+          nki_error(diag::Code::err_tensor_access_out_of_bound,
                     "slice start " + std::to_string(lo.constant) + " is out of bound for dimension " +
                         std::to_string(j) + " of size " + std::to_string(size) + " of tensor '" + tname + "'");
         if (hi.is_constant() && hi.constant > size)
-          nki_error("err_tensor_access_out_of_bound",
+          nki_error(diag::Code::err_tensor_access_out_of_bound,
                     "slice stop " + std::to_string(hi.constant) + " is out of bound for dimension " +
                         std::to_string(j) + " of size " + std::to_string(size) + " of tensor '" + tname + "'",
                     "keep slices within the tensor shape; use masks for ragged tiles");
         int64_t extent = diff.constant;
         if (extent <= 0)
-          nki_error("invalid_index", "empty slice of tensor '" + tname + "'");
+          nki_error(diag::Code::invalid_index, "empty slice of tensor '" + tname + "'");
         len = (extent + step - 1) / step;
         start = lo;
       }
@@ -238,7 +239,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
     if (!s) continue;
     auto b = broadcast_shapes(grid, *s);
     if (!b)
-      nki_error("invalid_index", "index expressions of '" + tname + "' cannot be broadcast together: " +
+      nki_error(diag::Code::invalid_index, "index expressions of '" + tname + "' cannot be broadcast together: " +
                                          shape_str(grid) + " and " + shape_str(*s));
     grid = *b;
   }
@@ -258,7 +259,7 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
         for (size_t d = 0; d < nt; ++d)
           if (A.coef[d][j] != 0) tdim = static_cast<int>(d);
         if (tdim < 0 || out.indirect)
-          nki_error("unsupported_index", "unsupported runtime offset in a subscript of '" + tname + "'");
+          nki_error(diag::Code::unsupported_index, "unsupported runtime offset in a subscript of '" + tname + "'");
         ir::Indirect ind;
         ind.dim = tdim;
         ir::Access v = x.dynamic->value;
@@ -282,36 +283,36 @@ ir::Access index_view(Tracer& t, const TensorObj& base, const Ref& key) {
       bool leading = std::all_of(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(j),
                                  [](const Idx& e) { return e.kind == IdxKind::Scalar; });
       if (!leading)
-        nki_error("err_indirect_indices_free_dim",
+        nki_error(diag::Code::err_indirect_indices_free_dim,
                   "indirect (tile-valued) indices are only supported on the partition/block dimension, "
                   "not on dimension " + std::to_string(j) + " of '" + tname + "'",
                   "index free dimensions with nl.arange / slices");
       if (out.indirect)
-        nki_error("unsupported_index", "only one indirect index per access is supported");
+        nki_error(diag::Code::unsupported_index, "only one indirect index per access is supported");
       const TensorObj& it = *x.indirect;
       // The index tile holds one row index per partition: an index expression that also spans
       // free positions (e.g. built from nl.mgrid) would index along a free dimension.
       for (size_t d = 1; d < it.shape().size(); ++d)
         if (it.shape()[d] != 1)
-          nki_error("err_indirect_indices_free_dim",
+          nki_error(diag::Code::err_indirect_indices_free_dim,
                     "the indirect index of '" + tname + "' has shape " + shape_str(it.shape()) +
                         ": indirect indices must hold one index per partition ([P, 1])",
                     "build the companion indices with nl.arange (not nl.mgrid), e.g. ids[nl.arange(P)[:, None], 0]");
       if (!dtype_is_int(it.dtype()))
-        nki_error("invalid_index", "indirect index tile must have an integer dtype, got " +
+        nki_error(diag::Code::invalid_index, "indirect index tile must have an integer dtype, got " +
                                            std::string(dtype_name(it.dtype())));
       if (!ir::is_on_chip(it.buffer()))
-        nki_error("err_unsupported_memory", "indirect index tile must be in SBUF",
+        nki_error(diag::Code::err_unsupported_memory, "indirect index tile must be in SBUF",
                   "load the indices with nl.load first");
       int tdim = -1;
       for (size_t d = 0; d < nt; ++d) {
         if (A.coef[d][j] != 0) {
           if (tdim >= 0 || A.coef[d][j] != 1)
-            nki_error("unsupported_index", "indirect indexing of a reshaped/strided view is not supported");
+            nki_error(diag::Code::unsupported_index, "indirect indexing of a reshaped/strided view is not supported");
           tdim = static_cast<int>(d);
         }
       }
-      if (tdim < 0) nki_error("unsupported_index", "indirect index on a broadcast dimension");
+      if (tdim < 0) nki_error(diag::Code::unsupported_index, "indirect index on a broadcast dimension");
       ir::Indirect ind;
       ind.dim = tdim;
       std::vector<int64_t> bshape = shape;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "base/diag_codes.h"
 #include "base/dtype_promote.h"
 #include "nki/operand_rules.h"
 
@@ -33,7 +34,7 @@ std::optional<DType> opt_dtype(const Ref& r) {
 
 DType need_dtype(const Ref& r, const std::string& api, const std::string& arg) {
   if (auto d = opt_dtype(r)) return *d;
-  nki_error("unsupported_dtype", "'" + arg + "' of '" + api + "' must be an NKI dtype, got " +
+  nki_error(diag::Code::unsupported_dtype, "'" + arg + "' of '" + api + "' must be an NKI dtype, got " +
                                          (r ? r->repr() : std::string("nothing")),
             "use nl.float32, nl.bfloat16, nl.float16, nl.int32, ...");
 }
@@ -51,19 +52,19 @@ std::vector<int64_t> need_shape(py::Interp& in, const Ref& r, const std::string&
   std::vector<Ref> items;
   if (static_int(r)) items.push_back(r);
   else if (dynamic_cast<py::SeqObj*>(r.get())) items = r->iterate(in);
-  else nki_error("invalid_shape", "shape of '" + api + "' must be a tuple of integers, got " + r->repr());
+  else nki_error(diag::Code::invalid_shape, "shape of '" + api + "' must be a tuple of integers, got " + r->repr());
   std::vector<int64_t> shape;
   int pdim = -1;
   for (size_t i = 0; i < items.size(); ++i) {
     if (auto* pd = dynamic_cast<ParDimObj*>(items[i].get())) {
-      if (pdim >= 0) nki_error("invalid_shape", "a shape can have only one nl.par_dim");
+      if (pdim >= 0) nki_error(diag::Code::invalid_shape, "a shape can have only one nl.par_dim");
       pdim = static_cast<int>(i);
       shape.push_back(pd->size);
       continue;
     }
     auto v = static_int(items[i]);
-    if (!v) nki_error("invalid_shape", "shape entries of '" + api + "' must be compile-time integers, got " + items[i]->repr());
-    if (*v <= 0) nki_error("invalid_shape", "shape entries of '" + api + "' must be positive, got " + std::to_string(*v));
+    if (!v) nki_error(diag::Code::invalid_shape, "shape entries of '" + api + "' must be compile-time integers, got " + items[i]->repr());
+    if (*v <= 0) nki_error(diag::Code::invalid_shape, "shape entries of '" + api + "' must be positive, got " + std::to_string(*v));
     shape.push_back(*v);
   }
   if (partition_dim) *partition_dim = pdim < 0 ? 0 : pdim;
@@ -73,10 +74,10 @@ std::vector<int64_t> need_shape(py::Interp& in, const Ref& r, const std::string&
 TensorObj* need_tensor(const Ref& r, const std::string& api, const std::string& arg) {
   if (auto* t = as_tensor(r)) return t;
   if (auto* ix = as_index(r); ix && !ix->is_scalar())
-    nki_error("unsupported_index_operand",
+    nki_error(diag::Code::unsupported_index_operand,
               "operand '" + arg + "' of '" + api + "' is an index expression, not a tile",
               "materialise index values with nisa.iota(expr, dtype=...)");
-  nki_error("expected_tile", "operand '" + arg + "' of '" + api + "' must be a tile, got " +
+  nki_error(diag::Code::expected_tile, "operand '" + arg + "' of '" + api + "' must be a tile, got " +
                                      (r ? r->type_name() : std::string("None")));
 }
 
@@ -84,13 +85,13 @@ void require_on_chip(const TensorObj& t, const std::string& api, const std::stri
   if (ir::is_on_chip(t.buffer())) {
     const ir::TensorDecl& d = t.decl();
     if (d.partition_dim > 0 && t.view.shape.size() > d.shape.size() - d.partition_dim)
-      nki_error("err_failed_to_infer_tile_from_local_tensor",
+      nki_error(diag::Code::err_failed_to_infer_tile_from_local_tensor,
                 "operand '" + arg + "' of '" + api + "' is a tensor with block dimensions, not a tile: index its "
                 "block dimension(s) first",
                 "pass " + d.name + "[i] (a [P, ...] tile) instead of the whole blocked tensor");
     return;
   }
-  nki_error("err_unsupported_memory",
+  nki_error(diag::Code::err_unsupported_memory,
             "Expected operand '" + arg + "' of '" + api +
                 "' to be in address space 'psum|sbuf', but got a tile in 'hbm' instead.",
             "load HBM data into SBUF first: x_tile = nl.load(" + arg + "[...])");
@@ -98,7 +99,7 @@ void require_on_chip(const TensorObj& t, const std::string& api, const std::stri
 
 void require_hbm(const TensorObj& t, const std::string& api, const std::string& arg) {
   if (ir::is_hbm(t.buffer())) return;
-  nki_error("err_unsupported_memory",
+  nki_error(diag::Code::err_unsupported_memory,
             "Expected operand '" + arg + "' of '" + api +
                 "' to be in address space 'hbm', but got a tile in '" + ir::buffer_name(t.buffer()) +
                 "' instead.",
@@ -175,7 +176,7 @@ std::optional<ir::Mask> make_mask(Tracer& t, const Ref& mask, size_t rank) {
       m.terms.push_back(never);
       return m;
     }
-    nki_error("unsupported_mask_expression",
+    nki_error(diag::Code::unsupported_mask_expression,
               "mask must be a comparison of affine index expressions (nl.arange, loop indices, "
               "nl.program_id), got " + mask->type_name(),
               "e.g. mask=(i_p < n) with i_p = nl.arange(128)[:, None]");
@@ -184,7 +185,7 @@ std::optional<ir::Mask> make_mask(Tracer& t, const Ref& mask, size_t rank) {
   ir::Mask m;
   size_t mr = p->shape.size();
   if (mr > rank)
-    nki_error("unsupported_mask_expression", "mask has rank " + std::to_string(mr) +
+    nki_error(diag::Code::unsupported_mask_expression, "mask has rank " + std::to_string(mr) +
                                                         " but the instruction's tile has rank " + std::to_string(rank));
   for (const ir::Predicate& term : p->terms) {
     ir::Predicate q = term;
@@ -209,7 +210,7 @@ DType value_dtype(const Ref& v, DType other) {
 
 void reject_dynamic_view(const TensorObj& t, const std::string& api) {
   if (t.view.indirect && ir::is_on_chip(t.buffer()))
-    nki_error("err_copy_dynamic_indirect_indices_not_natively_supported",
+    nki_error(diag::Code::err_copy_dynamic_indirect_indices_not_natively_supported,
               "'" + api + "' cannot read or write an on-chip tile at a runtime offset",
               "use nisa.tensor_copy_dynamic_src / nisa.tensor_copy_dynamic_dst for runtime offsets");
 }
@@ -224,25 +225,25 @@ ir::Operand operand_for(const Ref& v, const std::vector<int64_t>& shape, const s
   if (auto n = py::as_number(v)) return ir::Operand::of_imm(*n);
   if (auto* ix = as_index(v)) {
     if (ix->is_scalar())
-      nki_error("unsupported_operand", "loop indices cannot be used as values in '" + api + "' yet",
+      nki_error(diag::Code::unsupported_operand, "loop indices cannot be used as values in '" + api + "' yet",
                 "materialise the index with nisa.iota(i, dtype=nl.int32)");
-    nki_error("unsupported_operand", "index expressions cannot be used as values in '" + api + "'",
+    nki_error(diag::Code::unsupported_operand, "index expressions cannot be used as values in '" + api + "'",
               "materialise the index with nisa.iota(expr, dtype=...)");
   }
-  nki_error("unsupported_operand", "operand '" + arg + "' of '" + api + "' must be a tile or a scalar, got " +
+  nki_error(diag::Code::unsupported_operand, "operand '" + arg + "' of '" + api + "' must be a tile or a scalar, got " +
                                            (v ? v->type_name() : std::string("None")));
 }
 
 void check_writable(Tracer& t, const TensorObj& dst) {
   const ir::TensorDecl& d = t.kernel().tensors[t.storage_of(dst.view.tensor)];
   if (d.role == ir::TensorRole::Parameter && !d.mutable_param) {
-    nki_error("err_cannot_update_immutable_parameter",
+    nki_error(diag::Code::err_cannot_update_immutable_parameter,
               "Cannot update immutable parameter '" + d.name + "'",
               "create the output with nl.ndarray(shape, dtype, buffer=nl.shared_hbm) and return it, "
               "or annotate the parameter with nt.mutable_tensor and return it");
   }
   if (d.role == ir::TensorRole::Constant)
-    nki_error("cannot_update_constant", "constant tensor '" + d.name + "' cannot be written");
+    nki_error(diag::Code::cannot_update_constant, "constant tensor '" + d.name + "' cannot be written");
 }
 
 static bool is_comparison(ir::Alu op) {
@@ -258,7 +259,7 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
   if (!ta && !tb) {
     if (as_index(a) || as_index(b))
       operand_for(as_index(a) ? a : b, {}, api, as_index(a) ? "x" : "y");
-    nki_error("expected_tile", "'" + api + "' needs at least one tile operand");
+    nki_error(diag::Code::expected_tile, "'" + api + "' needs at least one tile operand");
   }
   if (ta) require_on_chip(*ta, api, "x");
   if (tb) require_on_chip(*tb, api, "y");
@@ -292,16 +293,16 @@ Ref emit_binary(Tracer& t, const std::string& api, const Ref& a, const Ref& b, i
     auto s = broadcast_shapes(ta->shape(), tb->shape());
     if (!s || ta->shape().size() != tb->shape().size()) {
       if (ta->shape()[0] != tb->shape()[0] && ta->shape()[0] != 1 && tb->shape()[0] != 1)
-        nki_error("err_num_partition_mismatch",
+        nki_error(diag::Code::err_num_partition_mismatch,
                   "number of partitions (dimension 0 size of a tile) mismatch in parameters (x" +
                       shape_str(ta->shape()) + ", y" + shape_str(tb->shape()) + ") of '" + api + "'",
                   "tile both operands over the same partitions, or broadcast explicitly with .broadcast_to");
       if (!s)
-        nki_error("shape_mismatch", "operands of '" + api + "' cannot be broadcast together: x" +
+        nki_error(diag::Code::shape_mismatch, "operands of '" + api + "' cannot be broadcast together: x" +
                                             shape_str(ta->shape()) + " and y" + shape_str(tb->shape()));
     }
     if (!allow_partition_broadcast && ta->shape()[0] != tb->shape()[0])
-      nki_error("operator_partition_broadcast",
+      nki_error(diag::Code::operator_partition_broadcast,
                 "operator '" + api + "' cannot broadcast along the partition dimension (x" +
                     shape_str(ta->shape()) + ", y" + shape_str(tb->shape()) + ")",
                 "use the nl function (e.g. nl.add(x, y)), which broadcasts partitions, or .broadcast_to");
@@ -375,18 +376,18 @@ Ref emit_reduce(Tracer& t, const std::string& api, const Ref& x, ir::Alu op, con
   int rank = static_cast<int>(shape.size());
   std::vector<int> axes;
   std::vector<Ref> items;
-  if (!axis || py::is_none(axis)) nki_error("missing_axis", "'" + api + "' requires axis=");
+  if (!axis || py::is_none(axis)) nki_error(diag::Code::missing_axis, "'" + api + "' requires axis=");
   if (static_int(axis)) items.push_back(axis);
   else items = axis->iterate(t);
   for (const Ref& r : items) {
     auto v = static_int(r);
-    if (!v) nki_error("invalid_axis", "axis of '" + api + "' must be integers");
+    if (!v) nki_error(diag::Code::invalid_axis, "axis of '" + api + "' must be integers");
     int a = static_cast<int>(*v < 0 ? *v + rank : *v);
     if (a < 0 || a >= rank)
-      nki_error("invalid_axis", "axis " + std::to_string(*v) + " is out of range for a tile of rank " +
+      nki_error(diag::Code::invalid_axis, "axis " + std::to_string(*v) + " is out of range for a tile of rank " +
                                         std::to_string(rank));
     if (a == 0)
-      nki_error("reduce_partition_axis",
+      nki_error(diag::Code::reduce_partition_axis,
                 "'" + api + "' cannot reduce along the partition dimension (axis 0)",
                 "reduce free axes only (axis=1...); for cross-partition sums use nisa.tensor_partition_reduce or a matmul with a ones vector");
     if (std::find(axes.begin(), axes.end(), a) == axes.end()) axes.push_back(a);
@@ -455,7 +456,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
   if (auto* v = squeezed ? squeezed.get() : as_tensor(value)) {
     auto bs = broadcast_shapes(dshape, v->shape());
     if (!bs || *bs != dshape) {
-      nki_error("err_store_dst_shape_smaller_than_other_shape",
+      nki_error(diag::Code::err_store_dst_shape_smaller_than_other_shape,
                 "destination shape " + shape_str(dshape) + " is smaller than the value shape " +
                     shape_str(v->shape()) + " in '" + api + "'",
                 "index the destination with the same shape as the value");
@@ -468,7 +469,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
       // Assigning a fresh result makes its instruction write the destination directly. GpSimd
       // cannot access PSUM (tensor_copy / iota / tensor_tensor docstrings) and DMA moves data
       // between HBM and SBUF only (nl.load returns an SBUF tile, dma_copy: "HBM or SBUF").
-      nki_error("err_unsupported_memory",
+      nki_error(diag::Code::err_unsupported_memory,
                 "Expected the output of '" + prod->name + "' (" + ir::engine_name(prod->engine) +
                     ") to be in address space 'sbuf', but the destination '" + dst.decl().name + "' is in 'psum'.",
                 prod->engine == ir::Engine::Dma ? "load into an SBUF tile; copy it into PSUM with nl.copy if needed"
@@ -511,7 +512,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
     bool dst_hbm = ir::is_hbm(dst.buffer());
     bool src_hbm = ir::is_hbm(v->buffer());
     if (accumulate) {
-      if (dst_hbm) nki_error("err_unsupported_memory", "cannot accumulate into an HBM tensor with '" + api + "'",
+      if (dst_hbm) nki_error(diag::Code::err_unsupported_memory, "cannot accumulate into an HBM tensor with '" + api + "'",
                              "accumulate in SBUF/PSUM, then nl.store the result");
       require_on_chip(*v, api, "value");
       in.op = ir::Opcode::Alu;
@@ -548,10 +549,10 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
   }
   if (auto* ix = as_index(value)) {
     (void)ix;
-    nki_error("unsupported_operand", "an index expression cannot be stored directly",
+    nki_error(diag::Code::unsupported_operand, "an index expression cannot be stored directly",
               "materialise it with nisa.iota(expr, dtype=...) first");
   }
-  nki_error("unsupported_operand", "cannot assign a value of type '" +
+  nki_error(diag::Code::unsupported_operand, "cannot assign a value of type '" +
                                            (value ? value->type_name() : std::string("None")) + "' into a tensor");
 }
 

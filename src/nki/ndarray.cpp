@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 
 namespace nki::front {
@@ -16,7 +17,7 @@ std::shared_ptr<NdArrayObj> make_array(std::vector<int64_t> shape, DType dt) {
   auto a = std::make_shared<NdArrayObj>();
   int64_t n = 1;
   for (int64_t d : shape) n *= d;
-  if (n > (int64_t{1} << 26)) nki_error("constant_too_large", "compile-time numpy arrays are limited to 64M elements");
+  if (n > (int64_t{1} << 26)) nki_error(diag::Code::constant_too_large, "compile-time numpy arrays are limited to 64M elements");
   a->shape = std::move(shape);
   a->dtype = dt;
   a->data.assign(static_cast<size_t>(n), 0.0);
@@ -36,7 +37,7 @@ std::vector<int64_t> np_shape(Interp& in, const Ref& r) {
   std::vector<int64_t> s;
   for (const Ref& x : r->iterate(in)) {
     auto v = static_int(x);
-    if (!v || *v < 0) nki_error("invalid_arguments", "numpy shapes must be non-negative integers");
+    if (!v || *v < 0) nki_error(diag::Code::invalid_arguments, "numpy shapes must be non-negative integers");
     s.push_back(*v);
   }
   return s;
@@ -44,13 +45,13 @@ std::vector<int64_t> np_shape(Interp& in, const Ref& r) {
 
 void flatten(Interp& in, const Ref& r, std::vector<int64_t>& shape, std::vector<double>& out, size_t depth) {
   if (auto n = py::as_number(r)) {
-    if (depth != shape.size()) nki_error("invalid_arguments", "np.array: ragged nested sequence");
+    if (depth != shape.size()) nki_error(diag::Code::invalid_arguments, "np.array: ragged nested sequence");
     out.push_back(*n);
     return;
   }
   std::vector<Ref> items = r->iterate(in);
   if (depth == shape.size()) shape.push_back(static_cast<int64_t>(items.size()));
-  else if (shape[depth] != static_cast<int64_t>(items.size())) nki_error("invalid_arguments", "np.array: ragged nested sequence");
+  else if (shape[depth] != static_cast<int64_t>(items.size())) nki_error(diag::Code::invalid_arguments, "np.array: ragged nested sequence");
   for (const Ref& x : items) flatten(in, x, shape, out, depth + 1);
 }
 
@@ -78,7 +79,7 @@ Ref NdArrayObj::getattr(Interp& in, const std::string& name) {
   if (name == "max" || name == "min" || name == "sum") {
     return make_fn(name, [self, name](Interp&, CallArgs& a) -> Ref {
       if (!a.pos.empty() || !a.kw.empty())
-        nki_error("unsupported_numpy", "compile-time numpy ." + name + "() takes no axis or options here");
+        nki_error(diag::Code::unsupported_numpy, "compile-time numpy ." + name + "() takes no axis or options here");
       if (self->data.empty() && name != "sum") py::raise("ValueError", "zero-size array to reduction operation");
       double r = name == "sum" ? 0.0 : self->data[0];
       for (double x : self->data)
@@ -97,7 +98,7 @@ Ref NdArrayObj::getattr(Interp& in, const std::string& name) {
       std::vector<int64_t> s = a.pos.size() == 1 ? np_shape(in, a.pos[0]) : np_shape(in, py::make_tuple(a.pos));
       int64_t n = 1, neg = -1;
       for (size_t i = 0; i < s.size(); ++i) (void)neg, n *= s[i];
-      if (n != static_cast<int64_t>(self->data.size())) nki_error("invalid_arguments", "cannot reshape array of size " + std::to_string(self->data.size()));
+      if (n != static_cast<int64_t>(self->data.size())) nki_error(diag::Code::invalid_arguments, "cannot reshape array of size " + std::to_string(self->data.size()));
       auto c = std::make_shared<NdArrayObj>(*self);
       c->shape = s;
       return c;
@@ -113,7 +114,7 @@ std::vector<Ref> NdArrayObj::iterate(Interp& in) {
 
 Ref NdArrayObj::getitem(Interp&, const Ref& key) {
   auto i = py::as_int(key);
-  if (!i || shape.empty()) nki_error("unsupported_numpy", "compile-time numpy arrays support integer indexing only");
+  if (!i || shape.empty()) nki_error(diag::Code::unsupported_numpy, "compile-time numpy arrays support integer indexing only");
   int64_t n = shape[0], k = *i < 0 ? *i + n : *i;
   if (k < 0 || k >= n) py::raise("IndexError", "index out of range");
   int64_t inner = static_cast<int64_t>(data.size()) / std::max<int64_t>(n, 1);
@@ -131,7 +132,7 @@ Ref NdArrayObj::binop(Interp&, py::Operator op, const Ref& other, bool reflected
   auto v = arr ? std::nullopt : py::as_number(other);
   if (!arr && !v) return nullptr;
   if (arr && arr->data.size() != data.size() && arr->data.size() != 1 && data.size() != 1)
-    nki_error("unsupported_numpy", "compile-time numpy arrays of shapes " + shape_str(shape) + " and " +
+    nki_error(diag::Code::unsupported_numpy, "compile-time numpy arrays of shapes " + shape_str(shape) + " and " +
                                        shape_str(arr->shape) + " cannot be combined element-wise here");
   const NdArrayObj& big = arr && data.size() == 1 && arr->data.size() > 1 ? *arr : *this;
   auto r = std::make_shared<NdArrayObj>(big);
@@ -171,7 +172,7 @@ void add_numpy_arrays(py::ModuleObj& np) {
       Ref mref = name == "eye" ? a.take("M", 1) : nullptr;
       Ref nref = a.take(name == "eye" ? "N" : "n", 0);
       auto n = nref ? static_int(nref) : std::nullopt;
-      if (!n || *n <= 0) nki_error("invalid_arguments", "np." + name + " needs a positive size");
+      if (!n || *n <= 0) nki_error(diag::Code::invalid_arguments, "np." + name + " needs a positive size");
       int64_t m = mref && !py::is_none(mref) ? static_int(mref).value_or(*n) : *n;
       auto r = make_array({*n, m}, np_dtype(dt, DType::Float32));
       for (int64_t i = 0; i < std::min(*n, m); ++i) r->data[i * m + i] = 1.0;
@@ -184,13 +185,13 @@ void add_numpy_arrays(py::ModuleObj& np) {
     return make_fn(name, [name, value](Interp& in, CallArgs& a) -> Ref {
       Ref dt = a.take("dtype", value ? 1 : 2);
       Ref shape = a.take("shape", 0);
-      if (!shape) nki_error("invalid_arguments", "np." + name + " needs a shape");
+      if (!shape) nki_error(diag::Code::invalid_arguments, "np." + name + " needs a shape");
       double v = 0.0;
       if (value) v = *value;
       else {
         Ref f = a.take("fill_value", 1);
         auto fv = f ? py::as_number(f) : std::nullopt;
-        if (!fv) nki_error("invalid_arguments", "np.full needs a numeric fill_value");
+        if (!fv) nki_error(diag::Code::invalid_arguments, "np.full needs a numeric fill_value");
         v = *fv;
       }
       auto r = make_array(np_shape(in, shape), np_dtype(dt, DType::Float32));
@@ -206,11 +207,11 @@ void add_numpy_arrays(py::ModuleObj& np) {
     std::vector<double> v;
     for (const Ref& r : a.pos) {
       auto x = py::as_number(r);
-      if (!x) nki_error("invalid_arguments", "np.arange needs numbers");
+      if (!x) nki_error(diag::Code::invalid_arguments, "np.arange needs numbers");
       v.push_back(*x);
     }
     double start = v.size() > 1 ? v[0] : 0, stop = v.size() > 1 ? v[1] : (v.empty() ? 0 : v[0]), step = v.size() > 2 ? v[2] : 1;
-    if (step == 0) nki_error("invalid_arguments", "np.arange step must not be zero");
+    if (step == 0) nki_error(diag::Code::invalid_arguments, "np.arange step must not be zero");
     int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((stop - start) / step)));
     bool all_int = true;
     for (const Ref& r : a.pos) all_int = all_int && py::as_int(r).has_value();
@@ -220,7 +221,7 @@ void add_numpy_arrays(py::ModuleObj& np) {
   }));
   np.set("array", make_fn("array", [](Interp& in, CallArgs& a) -> Ref {
     Ref dt = a.take("dtype", 1);
-    if (a.pos.empty()) nki_error("invalid_arguments", "np.array needs a sequence");
+    if (a.pos.empty()) nki_error(diag::Code::invalid_arguments, "np.array needs a sequence");
     if (auto* src = dynamic_cast<NdArrayObj*>(a.pos[0].get())) {
       auto c = std::make_shared<NdArrayObj>(*src);
       c->dtype = np_dtype(dt, src->dtype);

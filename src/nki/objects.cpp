@@ -1,3 +1,4 @@
+#include "base/diag_codes.h"
 #include "nki/objects.h"
 #include "nki/tensor_attr_hook.h"
 
@@ -116,7 +117,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
       for (size_t k = 0; full && k < fa.offset.size(); ++k)
         if (!ir::equal(self->view.offset[k], fa.offset[k]) || self->view.coef[k] != fa.coef[k]) full = false;
       if (!full)
-        nki_error("unsupported_reshape", "." + name + "() is only supported on a whole tensor, not on a view of '" + d.name + "'");
+        nki_error(diag::Code::unsupported_reshape, "." + name + "() is only supported on a whole tensor, not on a view of '" + d.name + "'");
       std::vector<int64_t> shape = d.shape;
       DType dt = d.dtype;
       if (name == "reshape") {
@@ -124,17 +125,17 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
         if (a.pos.empty()) s = a.take("shape");
         shape = need_shape(in, s, "reshape");
         if (ir::element_count(shape) != ir::element_count(d.shape))
-          nki_error("invalid_reshape", "cannot reshape tensor '" + d.name + "' of shape " + shape_str(d.shape) +
+          nki_error(diag::Code::invalid_reshape, "cannot reshape tensor '" + d.name + "' of shape " + shape_str(d.shape) +
                                                " into shape " + shape_str(shape) + " (element counts differ)");
       } else {
-        if (a.pos.empty()) nki_error("invalid_view", ".view() needs a dtype");
+        if (a.pos.empty()) nki_error(diag::Code::invalid_view, ".view() needs a dtype");
         dt = need_dtype(a.pos[0], "view", "dtype");
         if (dtype_size(dt) != dtype_size(d.dtype))
-          nki_error("invalid_view", ".view() between dtypes of different sizes is not supported (" +
+          nki_error(diag::Code::invalid_view, ".view() between dtypes of different sizes is not supported (" +
                                             std::string(dtype_name(d.dtype)) + " -> " + dtype_name(dt) + ")");
       }
       if (!ir::is_hbm(d.buffer) && name == "reshape" && shape.front() != d.shape.front())
-        nki_error("invalid_reshape", "reshaping an on-chip tile must keep its partition dimension");
+        nki_error(diag::Code::invalid_reshape, "reshaping an on-chip tile must keep its partition dimension");
       auto v = t.new_tensor(shape, dt, d.buffer, d.name, 0);
       ir::TensorDecl& nd = t.kernel().tensors[v->view.tensor];
       nd.alias_of = t.storage_of(self->view.tensor);
@@ -154,7 +155,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
       std::vector<int64_t> shape = need_shape(in, s, "broadcast_to");
       auto b = broadcast_shapes(self->shape(), shape);
       if (!b || *b != shape)
-        nki_error("invalid_broadcast", "cannot broadcast a tile of shape " + shape_str(self->shape()) +
+        nki_error(diag::Code::invalid_broadcast, "cannot broadcast a tile of shape " + shape_str(self->shape()) +
                                                " to " + shape_str(shape));
       if (shape == self->shape()) return self;
       require_on_chip(*self, "broadcast_to", "src");
@@ -172,11 +173,11 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
   if (name == "expand_dims") {
     return method([self, &t](py::Interp&, py::CallArgs& a) -> Ref {
       auto ax = static_int(a.take("axis", 0));
-      if (!ax) nki_error("invalid_axis", "expand_dims needs an integer axis");
+      if (!ax) nki_error(diag::Code::invalid_axis, "expand_dims needs an integer axis");
       int64_t rank = static_cast<int64_t>(self->shape().size());
       int64_t axis = *ax < 0 ? *ax + rank + 1 : *ax;
       if (axis <= 0 || axis > rank)
-        nki_error("invalid_axis", "expand_dims supports new axes after the partition dimension only");
+        nki_error(diag::Code::invalid_axis, "expand_dims supports new axes after the partition dimension only");
       ir::Access v = self->view;
       v.shape.insert(v.shape.begin() + axis, 1);
       for (auto& col : v.coef) col.insert(col.begin() + axis, 0);
@@ -187,7 +188,7 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
     return method([self](py::Interp& in, py::CallArgs& a) -> Ref {
       std::vector<int64_t> s = need_shape(in, a.take("shape", 0), "assert_shape");
       if (s != self->shape())
-        nki_error("err_annotation_shape_mismatch", "shape of '" + self->decl().name + shape_str(self->shape()) +
+        nki_error(diag::Code::err_annotation_shape_mismatch, "shape of '" + self->decl().name + shape_str(self->shape()) +
                                                        "' does not match the expected shape of " + shape_str(s));
       return self;
     });
@@ -197,9 +198,9 @@ Ref TensorObj::getattr(py::Interp& in, const std::string& name) {
 
 Ref TensorObj::inplace(py::Interp&, Operator op, const Ref& value) {
   auto alu = alu_for(op);
-  if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
+  if (!alu) nki_error(diag::Code::unsupported_operator, "unsupported in-place operator on a tensor");
   if (ir::is_hbm(buffer()))
-    nki_error("err_unsupported_memory", "in-place arithmetic on an HBM tensor is not supported",
+    nki_error(diag::Code::err_unsupported_memory, "in-place arithmetic on an HBM tensor is not supported",
               "load it into SBUF, update the tile, then nl.store it");
   assign_into(*tracer, *this, value, alu, "augmented assignment");
   return shared_from_this();
@@ -207,7 +208,7 @@ Ref TensorObj::inplace(py::Interp&, Operator op, const Ref& value) {
 
 bool TensorObj::setitem_inplace(py::Interp&, const Ref& key, Operator op, const Ref& value) {
   auto alu = alu_for(op);
-  if (!alu) nki_error("unsupported_operator", "unsupported in-place operator on a tensor");
+  if (!alu) nki_error(diag::Code::unsupported_operator, "unsupported in-place operator on a tensor");
   TensorObj dst = *this;
   dst.view = index_view(*tracer, *this, key);
   assign_into(*tracer, dst, value, alu, "augmented assignment");
@@ -246,10 +247,10 @@ Ref TensorObj::binop(py::Interp& in, Operator op, const Ref& other, bool reflect
     return d;
   }
   if (op == Operator::MatMult)
-    nki_error("unsupported_operator", "the @ operator is not supported on tiles",
+    nki_error(diag::Code::unsupported_operator, "the @ operator is not supported on tiles",
               "use nl.matmul(x, y, transpose_x=...) or nisa.nc_matmul(stationary, moving)");
   if (op == Operator::FloorDiv)
-    nki_error("unsupported_operator", "the // operator is not supported on tiles",
+    nki_error(diag::Code::unsupported_operator, "the // operator is not supported on tiles",
               "use nl.divide followed by nl.floor");
   auto alu = alu_for(op);
   if (!alu) return nullptr;
@@ -284,16 +285,16 @@ Ref TensorObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) 
 
 bool TensorObj::truthy(py::Interp&) {
   if (ir::element_count(view.shape) == 1)
-    nki_error("err_dynamic_control_flow_not_supported",
+    nki_error(diag::Code::err_dynamic_control_flow_not_supported,
               "control flow that depends on tensor values is not supported",
               "compute both results and select with nl.where, or use a mask");
-  nki_error("err_ambiguous_tensor_truth_value",
+  nki_error(diag::Code::err_ambiguous_tensor_truth_value,
             "Cannot evaluate truth value of a multi-element tensor/array",
             "use ~, & and | for element-wise logic; test optional tensors with `is not None`");
 }
 
 std::vector<Ref> TensorObj::iterate(py::Interp&) {
-  nki_error("tensor_not_iterable", "a tensor cannot be iterated in Python",
+  nki_error(diag::Code::tensor_not_iterable, "a tensor cannot be iterated in Python",
             "loop with nl.affine_range over tile indices");
 }
 
@@ -309,7 +310,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   auto o = to_index(tracer, other);
   if (!o) {
     if (py::as_number(other) && (op == Operator::Mult || op == Operator::Add || op == Operator::Sub))
-      nki_error("non_integer_index", "index expressions only support integer arithmetic",
+      nki_error(diag::Code::non_integer_index, "index expressions only support integer arithmetic",
                 "use integer constants with loop indices and nl.arange values");
     return nullptr;
   }
@@ -320,7 +321,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   res->is_arange = a.is_arange || b.is_arange;
   if (op == Operator::Add || op == Operator::Sub) {
     auto s = broadcast_shapes(a.shape, b.shape);
-    if (!s) nki_error("invalid_index", "index expressions of shapes " + shape_str(a.shape) + " and " +
+    if (!s) nki_error(diag::Code::invalid_index, "index expressions of shapes " + shape_str(a.shape) + " and " +
                                                shape_str(b.shape) + " cannot be broadcast together");
     res->shape = *s;
     res->coef.assign(s->size(), 0);
@@ -336,7 +337,7 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   bool b_const = b.is_scalar() && b.rest.is_constant();
   if (op == Operator::Mult) {
     if (!a_const && !b_const)
-      nki_error("non_affine_index", "the product of two index expressions is not affine",
+      nki_error(diag::Code::non_affine_index, "the product of two index expressions is not affine",
                 "multiply loop indices and nl.arange values by integer constants only");
     const IndexObj& v = a_const ? b : a;
     int64_t c = a_const ? a.rest.constant : b.rest.constant;
@@ -349,11 +350,11 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
   }
   if (op == Operator::FloorDiv || op == Operator::Mod) {
     if (!b_const)
-      nki_error("non_affine_index", "index expressions can only be divided by integer constants");
+      nki_error(diag::Code::non_affine_index, "index expressions can only be divided by integer constants");
     int64_t c = b.rest.constant;
-    if (c <= 0) nki_error("non_affine_index", "index division needs a positive constant divisor");
+    if (c <= 0) nki_error(diag::Code::non_affine_index, "index division needs a positive constant divisor");
     if (!a.is_scalar())
-      nki_error("non_affine_index", std::string("the ") + (op == Operator::Mod ? "%" : "//") +
+      nki_error(diag::Code::non_affine_index, std::string("the ") + (op == Operator::Mod ? "%" : "//") +
                                             " of an nl.arange/nl.mgrid expression is not affine",
                 "split the index into two nl.arange axes instead");
     res->shape = {};
@@ -369,14 +370,14 @@ Ref IndexObj::binop(py::Interp&, Operator op, const Ref& other, bool reflected) 
     res->rest = ir::atom_expr(tracer->new_atom(at));
     return res;
   }
-  nki_error("non_affine_index", "unsupported operator on an index expression");
+  nki_error(diag::Code::non_affine_index, "unsupported operator on an index expression");
 }
 
 Ref IndexObj::unaryop(py::Interp& in, py::UnaryOpKind op) {
   if (op == py::UnaryOpKind::USub) return binop(in, Operator::Mult, py::make_int(-1), false);
   if (op == py::UnaryOpKind::UAdd) return shared_from_this();
   if (op == py::UnaryOpKind::Not) { truthy(in); return nullptr; }
-  nki_error("non_affine_index", "unsupported unary operator on an index expression");
+  nki_error(diag::Code::non_affine_index, "unsupported unary operator on an index expression");
 }
 
 Ref IndexObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) {
@@ -408,9 +409,9 @@ Ref IndexObj::compare(py::Interp&, CmpOp op, const Ref& other, bool reflected) {
 bool IndexObj::truthy(py::Interp&) {
   if (is_scalar() && rest.is_constant()) return rest.constant != 0;
   if (is_arange)
-    nki_error("err_control_flow_condition_depending_on_arange",
+    nki_error(diag::Code::err_control_flow_condition_depending_on_arange,
               "control flow cannot depend on nl.arange / nl.mgrid values", "use mask= instead");
-  nki_error("err_dynamic_control_flow_not_supported",
+  nki_error(diag::Code::err_dynamic_control_flow_not_supported,
             "the truth value of `" + ir::print_scalar_expr(tracer->kernel(), rest) +
                 "` is not known while the kernel is traced: " + describe_symbolic(*tracer, rest),
             "compare it explicitly (`if i > 0:` is traced as a branch on the index), or iterate with "
@@ -420,7 +421,7 @@ bool IndexObj::truthy(py::Interp&) {
 void IndexObj::require_concrete(py::Interp&, const std::string& use) {
   if (is_scalar() && rest.is_constant()) return;
   if (!is_scalar() || is_arange)
-    nki_error("symbolic_loop_index",
+    nki_error(diag::Code::symbolic_loop_index,
               use + " needs a Python int, but an nl.arange / nl.mgrid index grid is not one",
               "use index grids only in subscripts, masks and nisa.iota");
   symbolic_index_error(*tracer, rest, use);
@@ -441,13 +442,13 @@ Ref IndexObj::getitem(py::Interp& in, const Ref& key) {
       res->shape.push_back(1);
       res->coef.push_back(0);
     } else if (auto* s = cast<py::SliceObj>(k); s && py::is_none(s->lower) && py::is_none(s->upper) && py::is_none(s->step)) {
-      if (src >= shape.size()) nki_error("invalid_index", "too many indices for an index expression");
+      if (src >= shape.size()) nki_error(diag::Code::invalid_index, "too many indices for an index expression");
       res->shape.push_back(shape[src]);
       res->coef.push_back(coef[src]);
       ++src;
     } else {
       (void)in;
-      nki_error("invalid_index", "an index expression can only be lifted with [:, None] / [None, :]");
+      nki_error(diag::Code::invalid_index, "an index expression can only be lifted with [:, None] / [None, :]");
     }
   }
   for (; src < shape.size(); ++src) {
@@ -458,7 +459,7 @@ Ref IndexObj::getitem(py::Interp& in, const Ref& key) {
 }
 
 void IndexObj::setitem(py::Interp&, const Ref&, Ref) {
-  nki_error("err_cannot_assign_to_index", "'index' tensor does not support item assignment",
+  nki_error(diag::Code::err_cannot_assign_to_index, "'index' tensor does not support item assignment",
             "materialise the index values with nisa.iota(expr, dtype=...) and assign into that tile");
 }
 
@@ -479,10 +480,10 @@ Ref PredObj::binop(py::Interp&, Operator op, const Ref& other, bool) {
   }
   if (!o) return nullptr;
   if (op != Operator::BitAnd)
-    nki_error("unsupported_mask_expression", "masks can only be combined with &",
+    nki_error(diag::Code::unsupported_mask_expression, "masks can only be combined with &",
               "split the instruction, or express the condition as one comparison");
   auto s = broadcast_shapes(shape, o->shape);
-  if (!s) nki_error("unsupported_mask_expression", "mask terms of shapes " + shape_str(shape) + " and " +
+  if (!s) nki_error(diag::Code::unsupported_mask_expression, "mask terms of shapes " + shape_str(shape) + " and " +
                                                               shape_str(o->shape) + " cannot be combined");
   auto res = std::make_shared<PredObj>();
   res->tracer = tracer;
@@ -501,7 +502,7 @@ Ref PredObj::binop(py::Interp&, Operator op, const Ref& other, bool) {
 }
 
 void PredObj::setitem(py::Interp&, const Ref&, Ref) {
-  nki_error("err_cannot_assign_to_index", "'mask' tensor does not support item assignment",
+  nki_error(diag::Code::err_cannot_assign_to_index, "'mask' tensor does not support item assignment",
             "materialise the values with nisa.iota / nl.where into a tile and assign into that tile");
 }
 
@@ -509,7 +510,7 @@ bool PredObj::truthy(py::Interp&) {
   // `mask=(a < n and b < m)` appears in official doc tests; Python evaluates bool(a < n) there.
   // We accept it (the result is the last operand, as in Python) rather than reject a doc kernel.
   if (uses_arange) return true;
-  nki_error("err_dynamic_control_flow_not_supported",
+  nki_error(diag::Code::err_dynamic_control_flow_not_supported,
             "a condition on a symbolic loop index has no Python truth value while the kernel is traced" +
                 condition_origin() +
                 "; an `if` statement on it is traced as a branch, but `or`, bool(), chained comparisons and "
@@ -548,7 +549,7 @@ void PredObj::require_concrete(py::Interp& in, const std::string&) {
 
 Ref PredObj::run_if_exp(py::Interp&, const py::IfExp& e) {
   if (uses_arange)
-    nki_error("err_control_flow_condition_depending_on_arange",
+    nki_error(diag::Code::err_control_flow_condition_depending_on_arange,
               "control flow cannot depend on nl.arange / nl.mgrid values",
               "use mask= on the instructions, or nl.where for per-element selection");
   return tracer->trace_if_exp(e, terms);
@@ -563,7 +564,7 @@ Ref PredObj::symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) {
   if (auto* o = dynamic_cast<PredObj*>(r.get()); o && !o->uses_arange)
     return binop(in, Operator::BitAnd, r, false);
   if (py::as_int(r) || py::is_none(r)) return in.truthy(r) ? shared_from_this() : r;
-  nki_error("err_dynamic_control_flow_not_supported",
+  nki_error(diag::Code::err_dynamic_control_flow_not_supported,
             "a condition on loop indices can only be combined with `and` with another such condition "
             "or a compile-time constant",
             "nest the `if` statements");
@@ -571,7 +572,7 @@ Ref PredObj::symbolic_and(py::Interp& in, const std::function<Ref()>& rhs) {
 
 py::Flow PredObj::run_if(py::Interp&, const py::If& stmt) {
   if (uses_arange)
-    nki_error("err_control_flow_condition_depending_on_arange",
+    nki_error(diag::Code::err_control_flow_condition_depending_on_arange,
               "control flow cannot depend on nl.arange / nl.mgrid values",
               "use mask= on the instructions instead of an if statement");
   return tracer->trace_if(stmt, terms);
@@ -582,7 +583,7 @@ Ref MgridObj::getattr(py::Interp& in, const std::string& name) {
   static const char* names[] = {"p", "x", "y", "z"};
   for (size_t i = 0; i < 4; ++i) {
     if (name == names[i]) {
-      if (i >= components.size()) nki_error("invalid_index", "mgrid has no component '" + name + "'");
+      if (i >= components.size()) nki_error(diag::Code::invalid_index, "mgrid has no component '" + name + "'");
       return components[i];
     }
   }
@@ -608,7 +609,7 @@ Ref DTypeObj::getattr(py::Interp& in, const std::string& name) {
 Ref DTypeObj::call(py::Interp&, py::CallArgs& a) {
   if (a.pos.empty()) return std::make_shared<TypedScalarObj>(0.0, dtype);
   auto v = py::as_number(a.pos[0]);
-  if (!v) nki_error("unsupported_operand", std::string(dtype_name(dtype)) + "() needs a number");
+  if (!v) nki_error(diag::Code::unsupported_operand, std::string(dtype_name(dtype)) + "() needs a number");
   return std::make_shared<TypedScalarObj>(*v, dtype);
 }
 
@@ -642,7 +643,7 @@ std::vector<Ref> RangeDriver::iterate(py::Interp& in) {
   // As for Python's range: materialising more values than the step budget could ever consume
   // only exhausts memory.
   if (n > in.limits().max_steps)
-    nki_error("evaluation_budget",
+    nki_error(diag::Code::evaluation_budget,
               "a range of " + std::to_string(n) + " values is larger than the evaluation step budget (" +
                   std::to_string(in.limits().max_steps) + " steps)",
               "iterate over a device loop (nl.affine_range / nl.sequential_range) instead");
@@ -660,7 +661,7 @@ py::Flow RangeDriver::run_loop(py::Interp& in, const py::For& stmt) {
     // Each unrolled iteration costs at least one step: a trip count beyond the whole step
     // budget can never finish, so say so at the loop instead of after 20 M steps.
     if (n > in.limits().max_steps)
-      nki_error("evaluation_budget",
+      nki_error(diag::Code::evaluation_budget,
                 "nl.static_range(" + std::to_string(n) + ") unrolls more iterations than the evaluation step budget (" +
                     std::to_string(in.limits().max_steps) + " steps)",
                 "use nl.affine_range / nl.sequential_range for device loops; unroll only small trip counts");
@@ -690,7 +691,7 @@ Ref KernelObj::call(py::Interp& in, py::CallArgs& args) {
   if (!tracer || !tracer->tracing())
     py::raise("RuntimeError", "kernels run only through the simulator entry points");
   if (!grid.empty())
-    nki_error("err_nested_kernel_with_spmd_grid",
+    nki_error(diag::Code::err_nested_kernel_with_spmd_grid,
               "calling a kernel with an SPMD launch grid from inside another kernel is not supported",
               "call the sub-kernel without a grid, or launch it from the host");
   return fn->call(in, args);

@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "base/diag_codes.h"
 #include "nki/objects.h"
 
 namespace nki::front {
@@ -37,6 +38,6 @@ void check_reduce_res(const TensorObj& rr, const TensorObj& data, const std::str
 // ([P, 1], same partition count as `data`), broadcast along data's free dims. `shape_code` is
 // the project code for a tile with more elements per partition.
 ir::Operand per_partition(const Ref& v, const TensorObj& data, const std::string& api, const std::string& arg,
-                          const std::string& shape_code = "tensor_scalar_operand_shape");
+                          const std::string& shape_code = diag::name(diag::Code::tensor_scalar_operand_shape));
 
 }  // namespace nki::front

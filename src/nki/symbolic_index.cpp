@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "base/diag_codes.h"
 #include "nki/tracer.h"
 
 namespace nki::front {
@@ -62,7 +63,7 @@ void symbolic_index_error(Tracer& t, const ir::ScalarExpr& e, const std::string&
   std::string expr = ir::print_scalar_expr(t.kernel(), e);
   std::string what = describe_symbolic(t, e);
   if (what.empty()) what = "it is an index expression";
-  nki_error("symbolic_loop_index",
+  nki_error(diag::Code::symbolic_loop_index,
             use + " needs a Python int, but `" + expr + "` is symbolic while the kernel is traced: " +
                 what,
             symbolic_index_hint(use));

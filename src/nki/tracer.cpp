@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "base/diag_codes.h"
 #include "base/memory_budget.h"
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
@@ -131,7 +132,7 @@ Ref Tracer::transform_bind(const std::string& name, Ref value) {
   Ref old = current_binding(name);
   auto* dst = as_tensor(old);
   if (!dst)
-    nki_error("loop_reduce_destination",
+    nki_error(diag::Code::loop_reduce_destination,
               "the result of nl.loop_reduce is assigned to '" + name + "', which does not name a tile; "
               "its destination is the tile the variable already refers to",
               "create the accumulator before the loop (e.g. " + name +
@@ -193,25 +194,25 @@ std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType 
   if (!tracing_) api_outside_kernel("");
   if (ir::is_on_chip(buffer)) {
     if (shape.empty())
-      nki_error("invalid_shape", "on-chip tiles need at least one dimension (the partition dimension)");
+      nki_error(diag::Code::invalid_shape, "on-chip tiles need at least one dimension (the partition dimension)");
     int64_t p = shape[partition_dim];
     if (p > 128)
-      nki_error("err_num_partition_exceed_arch_limit",
+      nki_error(diag::Code::err_num_partition_exceed_arch_limit,
                 "number of partitions " + std::to_string(p) + " exceeds architecture limitation of 128",
                 "tile the partition dimension into chunks of at most nl.tile_size.pmax (128)");
     if (partition_dim > 0)
-      warn("block_dimension_deprecated",
+      warn(diag::Code::block_dimension_deprecated,
            "tensor created with block dimensions before nl.par_dim; block dimensions are deprecated since SDK 2.23",
            "allocate a list of tiles or fold the block dimension into the free dimensions");
   }
   for (int64_t dim : shape)
-    if (dim < 0) nki_error("invalid_shape", "tensor dimensions must be non-negative, got " + std::to_string(dim));
+    if (dim < 0) nki_error(diag::Code::invalid_shape, "tensor dimensions must be non-negative, got " + std::to_string(dim));
   // Every size and offset computed later (bounds, liveness, the simulator's addressing) is an
   // int64 byte count: a tensor whose size does not fit cannot exist on any device.
   std::optional<int64_t> elems = ir::checked_element_count(shape);
   int64_t bytes = 0;
   if (!elems || __builtin_mul_overflow(*elems, static_cast<int64_t>(dtype_size(dtype)), &bytes))
-    nki_error("tensor_size_overflow",
+    nki_error(diag::Code::tensor_size_overflow,
               "tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dtype) +
                   " has more than 2^63 bytes",
               "tensor sizes must fit in device memory; check the shape arithmetic");
@@ -277,7 +278,7 @@ void Tracer::note_write(const ir::Instr& in, bool accumulation) {
         for (const ir::ScalarExpr& off : in.dst.offset)
           if (expr_depends_on(off, program_atoms[ax])) by_pid = true;
       if (!by_pid)
-        nki_error("err_unexpected_output_dependencies",
+        nki_error(diag::Code::err_unexpected_output_dependencies,
                   "Unexpected output dependencies: every SPMD instance of the launch grid writes the same "
                   "locations of shared tensor '" + rd.name + "'",
                   "index the destination with nl.program_id(...) so each instance writes its own part");
@@ -294,7 +295,7 @@ void Tracer::note_write(const ir::Instr& in, bool accumulation) {
     if (!indexed) {
       const ir::Loop* loop = nullptr;
       (void)loop;
-      nki_error("err_unexpected_output_dependencies",
+      nki_error(diag::Code::err_unexpected_output_dependencies,
                 "Unexpected output dependencies: different iterations of affine_range loop '" +
                     kernel_->atoms[l.atom].name + "' write to the same location of tensor '" +
                     kernel_->tensors[root].name + "'",
@@ -308,7 +309,7 @@ void Tracer::api_outside_kernel(const std::string& api) {
   // of NKI kernels is not supported."
   py::PyError e;
   e.type = "NkiError";
-  e.code = "err_nki_api_outside_of_nki_kernel";
+  e.code = diag::Code::err_nki_api_outside_of_nki_kernel;
   e.message = (api.empty() ? std::string("an NKI API that creates a tensor was") : "NKI API '" + api + "'") +
               " called outside of an NKI kernel";
   e.hint = "call NKI APIs only inside a function decorated with @nki.jit (or a helper called from it)";
@@ -345,7 +346,7 @@ void Tracer::poison_scope(size_t watermark) {
     if (!ir::is_on_chip(d.buffer) && d.buffer != ir::Buffer::PrivateHbm) continue;
     auto lazy = std::make_shared<py::LazyErrorObj>();
     lazy->error.type = "NkiError";
-    lazy->error.code = "err_local_variable_used_out_of_scope";
+    lazy->error.code = diag::Code::err_local_variable_used_out_of_scope;
     lazy->error.message = "local variable '" + name + "' (a tensor created on line " + std::to_string(d.loc.line) +
                           " inside a loop or if block) is used out of its scope";
     lazy->error.hint = "declare the tensor before the block with nl.ndarray/nl.zeros and assign into it with " +
@@ -397,7 +398,7 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   blocks_.pop_back();
   loops_.pop_back();
   if (f == py::Flow::Break || f == py::Flow::Continue)
-    nki_error("unsupported_control_flow", "break/continue are not supported in NKI device loops",
+    nki_error(diag::Code::unsupported_control_flow, "break/continue are not supported in NKI device loops",
               "use masks or nl.static_range for unrolled loops");
   // The legacy tracer runs a device-loop body once, so a `return` that ends the body returns
   // after the whole (symbolic) loop has been recorded: the SDK 2.24 examples layout-dynamic-loop.py
@@ -405,7 +406,7 @@ py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t star
   // return in a loop (conditional, or with statements after it) is not supported.
   bool trailing_return = f == py::Flow::Return && !stmt.body.empty() && py::as<py::Return>(stmt.body.back().get());
   if (f == py::Flow::Return && !trailing_return)
-    nki_error("unsupported_control_flow", "return inside an NKI device loop is not supported");
+    nki_error(diag::Code::unsupported_control_flow, "return inside an NKI device loop is not supported");
   loop.body = std::move(body);
   blocks_.back()->push_back(ir::Stmt{std::move(loop)});
   last_serial_ = -1;
@@ -435,7 +436,7 @@ py::Flow Tracer::trace_if(const py::If& stmt, const std::vector<ir::Predicate>& 
     }
     blocks_.pop_back();
     if (f != py::Flow::Normal)
-      nki_error("unsupported_control_flow",
+      nki_error(diag::Code::unsupported_control_flow,
                 "break/continue/return inside an if on a loop index is not supported");
     poison_scope(watermark);
     poison_containers(watermark);
@@ -512,7 +513,7 @@ void Tracer::run(const py::Module& module) {
   // The launch grid's size is used as an int64 count everywhere (instances, bounds, budgets).
   if (!ir::checked_element_count(opts_.grid) ||
       std::any_of(opts_.grid.begin(), opts_.grid.end(), [](int64_t g) { return g < 1; }))
-    nki_error("invalid_grid", "the SPMD launch grid " + shape_str(opts_.grid) +
+    nki_error(diag::Code::invalid_grid, "the SPMD launch grid " + shape_str(opts_.grid) +
                                   " must have positive dimensions whose product fits in 64 bits");
   kernel_->grid = opts_.grid;
   program_ids_grid = opts_.grid;
@@ -578,11 +579,11 @@ void Tracer::run(const py::Module& module) {
   }
   for (size_t i = 0; i < outs.size(); ++i) {
     auto* t = as_tensor(outs[i]);
-    if (!t) nki_error("unsupported_return", "kernel return values must be HBM tensors, got " + outs[i]->type_name());
+    if (!t) nki_error(diag::Code::unsupported_return, "kernel return values must be HBM tensors, got " + outs[i]->type_name());
     int id = t->view.tensor;
     ir::TensorDecl& d = kernel_->tensors[id];
     if (!ir::is_hbm(d.buffer) && !opts_.simulation_leniency)
-      nki_error("err_unsupported_memory",
+      nki_error(diag::Code::err_unsupported_memory,
                 "kernel outputs must be HBM tensors, but '" + d.name + "' is in " + ir::buffer_name(d.buffer),
                 "allocate the output with nl.ndarray(shape, dtype, buffer=nl.shared_hbm), nl.store the tile into it and return it");
     if (d.role == ir::TensorRole::Internal) {
@@ -607,7 +608,7 @@ void Tracer::finish_checks() {
     const ir::TensorDecl& d = kernel_->tensors[id];
     if (d.role == ir::TensorRole::Parameter) continue;
     if (write_counts_[storage_of(id)] == 0) {
-      record_error(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+      record_error(make_diagnostic(Severity::Error, diag::Code::err_tensor_output_not_written_to,
                                    "output tensor '" + d.name + "' is never written to", file(), d.loc,
                                    "write every element with nl.store(" + d.name + "[...], value=tile)"));
     }
@@ -616,7 +617,7 @@ void Tracer::finish_checks() {
     const ir::TensorDecl& d = kernel_->tensors[id];
     if (d.mutable_param && write_counts_[id] > 0 && !kernel_->outputs.empty() &&
         std::find(kernel_->outputs.begin(), kernel_->outputs.end(), id) == kernel_->outputs.end()) {
-      record_error(make_diagnostic(Severity::Error, "err_mutable_parameter_not_returned",
+      record_error(make_diagnostic(Severity::Error, diag::Code::err_mutable_parameter_not_returned,
                                    "mutable parameter '" + d.name + "' is updated but not returned", file(),
                                    last_return_loc(), "return the mutated parameter from the kernel"));
     }
@@ -626,7 +627,7 @@ void Tracer::finish_checks() {
     bool any = false;
     for (int id : kernel_->params) any = any || write_counts_[id] > 0;
     if (!any) {
-      record_error(make_diagnostic(Severity::Error, "err_tensor_output_not_written_to",
+      record_error(make_diagnostic(Severity::Error, diag::Code::err_tensor_output_not_written_to,
                                    "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
                                    file(), kernel_def_loc_, "return the output tensors"));
     }
@@ -686,16 +687,16 @@ TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Modu
     int64_t used = ours ? budget->used() : 0, asked = ours ? budget->refused_bytes() : 0;
     budget.reset();  // the diagnostic itself needs memory
     if (ours)
-      fail_here("evaluation_memory",
+      fail_here(diag::Code::evaluation_memory,
                 "compile-time evaluation of the kernel used more than its memory budget of " +
                     std::to_string(opts.max_eval_bytes >> 20) + " MiB (" + std::to_string(used >> 20) +
                     " MiB in use, a request for " + std::to_string(asked >> 20) + " MiB refused)",
                 "a Python value built at compile time (a list, string or unrolled loop) grows without bound");
     else
-      fail_here("evaluation_memory", "the machine ran out of memory while evaluating the kernel", "");
+      fail_here(diag::Code::evaluation_memory, "the machine ran out of memory while evaluating the kernel", "");
     return res;
   } catch (const ir::IndexOverflow& e) {
-    fail_here("index_overflow", e.what(), "index expressions must stay within the tensor; check the scale of loop indices");
+    fail_here(diag::Code::index_overflow, e.what(), "index expressions must stay within the tensor; check the scale of loop indices");
     return res;
   } catch (py::PyError& e) {
     if (!e.loc.valid()) e.loc = tracer.current_loc();

@@ -9,6 +9,7 @@
 // Python code means in each iteration: an IR branch on the condition writes the chosen operand
 // into a new tile, and the expression's value is that tile. The warning says so, including the
 // one place where this can differ from an alias: the chosen operand is copied at this line.
+#include "base/diag_codes.h"
 #include "base/dtype_promote.h"
 #include "nki/lowering.h"
 #include "nki/tracer.h"
@@ -52,7 +53,7 @@ Ref Tracer::trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& c
     if (is_number(a) && is_number(b) && *py::as_number(a) == *py::as_number(b) && node.then_body.empty() &&
         node.else_body.empty())
       return a;  // both choices are the same number
-    nki_error("unsupported_conditional_expression",
+    nki_error(diag::Code::unsupported_conditional_expression,
               what + " chooses between two Python values (" + a->type_name() + ", " + b->type_name() +
                   "); the choice differs per iteration, so it cannot be a Python value while the kernel is traced",
               "assign into a tile declared before the condition: t = nl.ndarray(...); if i > 0: t[...] = ... "
@@ -60,13 +61,13 @@ Ref Tracer::trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& c
   }
   for (TensorObj* t : {ta, tb}) {
     if (t && !ir::is_on_chip(t->buffer()))
-      nki_error("unsupported_conditional_expression",
+      nki_error(diag::Code::unsupported_conditional_expression,
                 what + " chooses an HBM tensor; only on-chip tiles and numbers are supported",
                 "select the HBM source with an if statement around the nl.load calls");
   }
   for (const Ref& v : {a, b}) {
     if (!as_tensor(v) && !is_number(v))
-      nki_error("unsupported_conditional_expression",
+      nki_error(diag::Code::unsupported_conditional_expression,
                 what + " chooses a " + v->type_name() + "; only on-chip tiles and numbers are supported");
   }
   std::vector<int64_t> shape = ta ? ta->shape() : tb->shape();
@@ -74,7 +75,7 @@ Ref Tracer::trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& c
   if (ta && tb) {
     auto s = broadcast_shapes(ta->shape(), tb->shape());
     if (!s)
-      nki_error("unsupported_conditional_expression",
+      nki_error(diag::Code::unsupported_conditional_expression,
                 what + " chooses between tiles of shapes " + shape_str(ta->shape()) + " and " + shape_str(tb->shape()));
     shape = *s;
     dtype = promote(ta->dtype(), tb->dtype());
@@ -96,7 +97,7 @@ Ref Tracer::trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& c
   blocks_.back()->push_back(ir::Stmt{std::move(node)});
   last_serial_ = -1;
   warnings_.push_back(make_diagnostic(
-      Severity::Warning, "loop_index_conditional_expression",
+      Severity::Warning, diag::Code::loop_index_conditional_expression,
       what + ": the SDK 2.24 documentation shows `if` statements on loop indices but does not say what "
              "neuronxcc does with a conditional expression, which it may reject; simulated per iteration as a "
              "branch that copies the chosen operand into a new tile at this line",

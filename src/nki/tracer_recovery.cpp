@@ -8,6 +8,7 @@
 // No recovery inside `try` (the program may handle the error), nor from budget exhaustion.
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "nki/tracer.h"
 
 namespace nki::front {
@@ -88,7 +89,7 @@ bool Tracer::record_error(Diagnostic d) {
 
 bool Tracer::recover_statement(const py::Stmt& s, py::PyError& e) {
   if (!tracing_ || call_depth() != 1 || in_try()) return false;
-  if (e.code == "evaluation_budget" || e.code == "evaluation_memory") return false;
+  if (e.code == diag::name(diag::Code::evaluation_budget) || e.code == diag::name(diag::Code::evaluation_memory)) return false;
   if (!e.reported) {
     if (!e.loc.valid()) e.loc = s.span.begin;
     if (!record_error(to_diagnostic(e))) return false;
@@ -98,7 +99,7 @@ bool Tracer::recover_statement(const py::Stmt& s, py::PyError& e) {
   for (const std::string& n : names) {
     auto poisoned = std::make_shared<py::LazyErrorObj>();
     poisoned->error.type = "NkiError";
-    poisoned->error.code = "cascade";
+    poisoned->error.code = diag::Code::cascade;
     poisoned->error.message = "'" + n + "' was to be bound by a statement that failed";
     poisoned->error.reported = true;
     poisoned->verbatim = true;

@@ -9,6 +9,7 @@
 // Such elements are replaced by values that raise err_local_variable_used_out_of_scope when used.
 #include <unordered_set>
 
+#include "base/diag_codes.h"
 #include "nki/lowering.h"
 #include "nki/tracer.h"
 
@@ -51,7 +52,7 @@ void Tracer::poison_containers(size_t watermark) {
     if (!ir::is_on_chip(d.buffer) && d.buffer != ir::Buffer::PrivateHbm) return false;
     auto lazy = std::make_shared<py::LazyErrorObj>();
     lazy->error.type = "NkiError";
-    lazy->error.code = "err_local_variable_used_out_of_scope";
+    lazy->error.code = diag::Code::err_local_variable_used_out_of_scope;
     lazy->error.message = "'" + path + "' holds a tensor created on line " + std::to_string(d.loc.line) +
                           " inside a loop or if block, which is used out of its scope; the block is traced once, "
                           "so the container holds one tile for all iterations";

@@ -4,6 +4,7 @@
 // signature, call the 2.24 builder of src/nki (its argument checks and IR emission) with
 // dtype=dst.dtype, and write its result into dst the way the 2.24 `dst[...] = nisa.op(...)`
 // does (front::assign_into retargets the instruction, so no copy is added).
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
@@ -138,7 +139,7 @@ Ref legacy_dge_mode(const Ref& v) {
 TensorObj* need_dst(const Bound& b) {
   TensorObj* dst = front::as_tensor(b[0]);
   if (!dst)
-    current_error("dst_not_a_tensor", "the first argument of " + b.api() + " is its destination '" + b.name(0) +
+    current_error(diag::Code::dst_not_a_tensor, "the first argument of " + b.api() + " is its destination '" + b.name(0) +
                                           "', which must be a tensor, got " + b[0]->type_name(),
                   "NKI 0.2+ ISA calls are destination-passing: allocate the result with nl.ndarray(shape, dtype, "
                   "buffer=...) and pass it first; the 2.24 form `out = " + b.api() + "(...)` returned a new tile");
@@ -162,7 +163,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
       if (!lk) continue;
       if (!*lk) {
         if (b.has(i))
-          current_error("unsupported_api", api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
+          current_error(diag::Code::unsupported_api, api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
                                                  "simulator yet",
                         "leave " + b.name(i) + " at its default");
         continue;
@@ -182,16 +183,16 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
     if (spec.special == Special::Matmul) {
       size_t acc = 6, perf = 9;
       if (b.has(perf) && front::static_int(b[perf]).value_or(1) != 0)
-        current_error("unsupported_api", "nisa.nc_matmul(perf_mode=matmul_perf_mode.double_row) is not implemented by "
+        current_error(diag::Code::unsupported_api, "nisa.nc_matmul(perf_mode=matmul_perf_mode.double_row) is not implemented by "
                                          "this simulator yet");
       if (dst->buffer() != ir::Buffer::Psum)
-        current_error("err_unsupported_memory", "nisa.nc_matmul writes its result to PSUM; dst is in " +
+        current_error(diag::Code::err_unsupported_memory, "nisa.nc_matmul writes its result to PSUM; dst is in " +
                                                     std::string(ir::buffer_name(dst->buffer())),
                       "allocate dst with nl.ndarray(shape, nl.float32, buffer=nl.psum)");
       bool add;
       if (b[acc] && !t.at_least(3))
         // release-notes/components/nki.rst, NKI 0.3.0: "matmul accumulation control" is new there.
-        current_error("unknown_argument", "nisa.nc_matmul(accumulate=...) is not in NKI " + t.version() + " (added in 0.3)",
+        current_error(diag::Code::unknown_argument, "nisa.nc_matmul(accumulate=...) is not in NKI " + t.version() + " (added in 0.3)",
                       "drop accumulate= (the first matmul into a PSUM location overwrites, later ones accumulate), "
                       "or compile with --nki 0.3 or later");
       if (b.has(acc)) {
@@ -200,7 +201,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
         // accumulate=None: "first write overwrites, subsequent writes accumulate".
         CurrentTracer::Written w = t.psum_written(dst->view);
         if (w == CurrentTracer::Written::Some)
-          current_error("matmul_partial_accumulation",
+          current_error(diag::Code::matmul_partial_accumulation,
                         "nisa.nc_matmul(accumulate=None) into a PSUM view of which only some elements were written "
                         "before: this simulator cannot tell which flag the compiler infers",
                         "pass accumulate=True or accumulate=False explicitly");
@@ -211,7 +212,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
     Ref res = call_legacy(in, legacy, spec.legacy, kw, call);
     if (!spec.legacy_writes_dst) {
       if (!front::as_tensor(res))
-        current_error("internal_error", api + ": the 2.24 builder returned no tile");
+        current_error(diag::Code::internal_error, api + ": the 2.24 builder returned no tile");
       front::assign_into(t, *dst, res, accumulate, api);
     }
     t.mark_written(dst->view);
@@ -231,13 +232,13 @@ Ref make_iota(CurrentTracer& t) {
     Bound b(call, api, {"dst", "pattern", "offset", "channel_multiplier", "name"}, 2, true);
     TensorObj* dst = need_dst(b);
     if (dst->buffer() != ir::Buffer::Sbuf)
-      current_error("err_unsupported_memory", "the output of nisa.iota must be in SBUF, got a tile in " +
+      current_error(diag::Code::err_unsupported_memory, "the output of nisa.iota must be in SBUF, got a tile in " +
                                                   std::string(ir::buffer_name(dst->buffer())));
     auto ints = [&](const Ref& r, const char* what) {
       std::vector<int64_t> out;
       for (const Ref& x : r->iterate(in)) {
         auto v = front::static_int(x);
-        if (!v) current_error("invalid_arguments", std::string("nisa.iota ") + what + " must hold compile-time integers");
+        if (!v) current_error(diag::Code::invalid_arguments, std::string("nisa.iota ") + what + " must hold compile-time integers");
         out.push_back(*v);
       }
       return out;
@@ -246,18 +247,18 @@ Ref make_iota(CurrentTracer& t) {
     for (const Ref& pair : b[1]->iterate(in)) {
       std::vector<int64_t> sn = ints(pair, "pattern entries [step, num]");
       if (sn.size() != 2 || sn[1] < 1)
-        current_error("invalid_arguments", "nisa.iota pattern entries are [step, num] pairs with num >= 1");
+        current_error(diag::Code::invalid_arguments, "nisa.iota pattern entries are [step, num] pairs with num >= 1");
       steps.push_back(sn[0]);
       nums.push_back(sn[1]);
     }
     if (steps.empty() || steps.size() > 4)
-      current_error("invalid_arguments", "nisa.iota pattern has 1 to 4 [step, num] pairs");
+      current_error(diag::Code::invalid_arguments, "nisa.iota pattern has 1 to 4 [step, num] pairs");
     const auto& shape = dst->shape();
     int64_t per_partition = 1;
     for (size_t d = 1; d < shape.size(); ++d) per_partition *= shape[d];
     int64_t pattern_count = ir::element_count(nums);
     if (pattern_count != per_partition)
-      current_error("iota_pattern_size",
+      current_error(diag::Code::iota_pattern_size,
                     "nisa.iota pattern generates " + std::to_string(pattern_count) +
                         " elements per partition but dst " + front::shape_str(shape) + " has " +
                         std::to_string(per_partition),
@@ -281,7 +282,7 @@ Ref make_iota(CurrentTracer& t) {
           stride *= nums[k];
         }
       } else {
-        current_error("unsupported_api", "nisa.iota into a " + std::to_string(shape.size()) +
+        current_error(diag::Code::unsupported_api, "nisa.iota into a " + std::to_string(shape.size()) +
                                              "-D dst whose free shape differs from the pattern is not implemented by "
                                              "this simulator yet",
                       "use a 2-D dst [P, F] or one whose free dims equal the pattern's num entries");
@@ -291,7 +292,7 @@ Ref make_iota(CurrentTracer& t) {
     auto opt_int = [&](size_t i) -> int64_t {
       if (!b.has(i)) return 0;
       auto v = front::static_int(b[i]);
-      if (!v) current_error("invalid_arguments", "nisa.iota " + b.name(i) + " must be a compile-time integer");
+      if (!v) current_error(diag::Code::invalid_arguments, "nisa.iota " + b.name(i) + " must be a compile-time integer");
       return *v;
     };
     ir::Predicate p;
@@ -319,15 +320,15 @@ void parse_pattern(py::Interp& in, const Ref& pattern, const std::string& api, s
     std::vector<int64_t> sn;
     for (const Ref& x : pair->iterate(in)) {
       auto v = front::static_int(x);
-      if (!v) current_error("invalid_arguments", api + " pattern entries must hold compile-time integers");
+      if (!v) current_error(diag::Code::invalid_arguments, api + " pattern entries must hold compile-time integers");
       sn.push_back(*v);
     }
     if (sn.size() != 2 || sn[1] < 1)
-      current_error("invalid_arguments", api + " pattern entries are [step, num] pairs with num >= 1");
+      current_error(diag::Code::invalid_arguments, api + " pattern entries are [step, num] pairs with num >= 1");
     steps->push_back(sn[0]);
     nums->push_back(sn[1]);
   }
-  if (steps->empty() || steps->size() > 4) current_error("invalid_arguments", api + " pattern has 1 to 4 [step, num] pairs");
+  if (steps->empty() || steps->size() > 4) current_error(diag::Code::invalid_arguments, api + " pattern has 1 to 4 [step, num] pairs");
 }
 
 // `view` (shape [P, ...], `per_partition` elements per partition) addressed through the iteration
@@ -339,7 +340,7 @@ ir::Access pattern_view(const ir::Access& view, const std::vector<int64_t>& nums
   int64_t per_partition = 1;
   for (size_t d = 1; d < shape.size(); ++d) per_partition *= shape[d];
   if (ir::element_count(nums) != per_partition)
-    current_error("iota_pattern_size",
+    current_error(diag::Code::iota_pattern_size,
                   api + " pattern covers " + std::to_string(ir::element_count(nums)) + " elements per partition but " +
                       what + " " + front::shape_str(shape) + " has " + std::to_string(per_partition),
                   "the product of the pattern's num entries must equal the elements per partition");
@@ -369,7 +370,7 @@ ir::Access pattern_view(const ir::Access& view, const std::vector<int64_t>& nums
         stride *= nums[k];
       }
     } else {
-      current_error("unsupported_api", api + " into a " + std::to_string(shape.size()) + "-D " + what +
+      current_error(diag::Code::unsupported_api, api + " into a " + std::to_string(shape.size()) + "-D " + what +
                                            " whose free shape differs from the pattern is not implemented by this "
                                            "simulator yet",
                     "use a 2-D " + what + " [P, F] or one whose free dims equal the pattern's num entries");
@@ -392,27 +393,27 @@ Ref make_affine_select(CurrentTracer& t) {
             5, true);
     TensorObj* dst = need_dst(b);
     TensorObj* x = front::as_tensor(b[3]);
-    if (!x) current_error("invalid_arguments", api + " on_true_tile must be a tile");
+    if (!x) current_error(diag::Code::invalid_arguments, api + " on_true_tile must be a tile");
     for (auto [tile, what] : {std::pair<TensorObj*, const char*>{dst, "dst"}, {x, "on_true_tile"}})
       if (tile->buffer() != ir::Buffer::Sbuf)
-        current_error("err_unsupported_memory", std::string(api) + " " + what + " must be in SBUF, got a tile in " +
+        current_error(diag::Code::err_unsupported_memory, std::string(api) + " " + what + " must be in SBUF, got a tile in " +
                                                     ir::buffer_name(tile->buffer()));
     if (x->shape()[0] != dst->shape()[0])
-      current_error("shape_mismatch", api + " on_true_tile and dst need the same number of partitions");
+      current_error(diag::Code::shape_mismatch, api + " on_true_tile and dst need the same number of partitions");
     std::vector<int64_t> steps, nums;
     parse_pattern(in, b[1], api, &steps, &nums);
     auto cm = front::static_int(b[2]);
-    if (!cm) current_error("invalid_arguments", api + " channel_multiplier must be a compile-time integer");
+    if (!cm) current_error(diag::Code::invalid_arguments, api + " channel_multiplier must be a compile-time integer");
     int64_t offset = 0;
     if (b.has(6)) {
       auto o = front::static_int(b[6]);
       if (!o)
-        current_error("unsupported_api", api + " with a register offset is not implemented by this simulator yet",
+        current_error(diag::Code::unsupported_api, api + " with a register offset is not implemented by this simulator yet",
                       "pass a compile-time integer offset");
       offset = *o;
     }
     auto fv = py::as_number(b[4]);
-    if (!fv) current_error("invalid_arguments", api + " on_false_value must be a number (float32)");
+    if (!fv) current_error(diag::Code::invalid_arguments, api + " on_false_value must be a number (float32)");
     ir::CmpKind cmp = ir::CmpKind::Eq;
     if (b.has(5)) {
       auto alu = front::op_alu(b[5]);
@@ -424,7 +425,7 @@ Ref make_affine_select(CurrentTracer& t) {
       else if (alu == A::Less) cmp = ir::CmpKind::Lt;
       else if (alu == A::LessEqual) cmp = ir::CmpKind::Le;
       else
-        current_error("invalid_alu_op", api + " cmp_op must be a comparison (nl.equal, nl.not_equal, nl.greater, "
+        current_error(diag::Code::invalid_alu_op, api + " cmp_op must be a comparison (nl.equal, nl.not_equal, nl.greater, "
                                               "nl.greater_equal, nl.less, nl.less_equal)");
     }
     ir::Predicate p;

@@ -3,6 +3,7 @@
 // strictly (bind.h) and calls the 2.24 builder of src/nki with the same meaning, so both dialects
 // share one argument check and one lowering. Names of 0.6 that have no builder here fail loudly
 // (unsupported_api, naming the version); 2.24 names removed in 0.2 fail with a migration hint.
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
@@ -114,7 +115,7 @@ Ref make_forward(CurrentTracer& t, const Forward& f) {
       const char* lk = spec.params[i].legacy;
       if (!lk || !*lk) {
         if (b.has(i) && lk)
-          current_error("unsupported_api", api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
+          current_error(diag::Code::unsupported_api, api + "(" + b.name(i) + "=...) is in NKI 0.6 but not implemented by this "
                                                  "simulator yet",
                         "leave " + b.name(i) + " at its default");
         continue;
@@ -143,7 +144,7 @@ Ref make_range_alias(const std::string& api) {
     auto need = [&](size_t i, int64_t dflt) -> int64_t {
       if (!b.has(i)) return dflt;
       auto v = front::static_int(b[i]);
-      if (!v) current_error("invalid_arguments", api + " bounds must be compile-time integers, got " + b[i]->repr(),
+      if (!v) current_error(diag::Code::invalid_arguments, api + " bounds must be compile-time integers, got " + b[i]->repr(),
                             "runtime trip counts need a register loop (nl.fori_loop / nl.dynamic_range)");
       return *v;
     };
@@ -155,7 +156,7 @@ Ref make_range_alias(const std::string& api) {
       r->stop = need(0, 0);
     }
     r->step = need(2, 1);
-    if (r->step == 0) current_error("invalid_arguments", api + "() step must not be zero");
+    if (r->step == 0) current_error(diag::Code::invalid_arguments, api + "() step must not be zero");
     return r;
   });
 }
@@ -198,7 +199,7 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
     m->set(name, std::make_shared<py::BuiltinFn>(name, [pred, name](py::Interp&, py::CallArgs& call) -> Ref {
       Bound b(call, std::string("nl.") + name, {"buffer"}, 1, false);
       auto* buf = dynamic_cast<front::BufferObj*>(b[0].get());
-      if (!buf) current_error("invalid_arguments", std::string("nl.") + name + " expects a buffer (nl.sbuf, ...)");
+      if (!buf) current_error(diag::Code::invalid_arguments, std::string("nl.") + name + " expects a buffer (nl.sbuf, ...)");
       return py::make_bool(pred(buf->buffer));
     }));
   };
@@ -215,7 +216,7 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
   m->set("dynamic_range", std::make_shared<py::BuiltinFn>("nl.dynamic_range", [&t, dynamic](py::Interp& in, py::CallArgs& call) -> Ref {
     if (t.at_least(6))
       // release-notes/components/nki.rst, NKI 0.6.0: dynamic_range is deprecated for nl.fori_loop.
-      t.warn("deprecated_api", "nl.dynamic_range is deprecated in NKI 0.6", "use nl.fori_loop(lower, upper, body_fun)");
+      t.warn(diag::Code::deprecated_api, "nl.dynamic_range is deprecated in NKI 0.6", "use nl.fori_loop(lower, upper, body_fun)");
     return dynamic->call(in, call);
   }));
   if (t.at_least(6)) {
@@ -225,18 +226,18 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
       auto bound = [&](size_t i, int64_t dflt) -> int64_t {
         if (!b.has(i)) return dflt;
         auto v = front::static_int(b[i]);
-        if (!v) current_error("unsupported_api", api + " with register bounds is not implemented by this simulator yet",
+        if (!v) current_error(diag::Code::unsupported_api, api + " with register bounds is not implemented by this simulator yet",
                               "compile-time integer bounds are supported");
         return *v;
       };
       int64_t lo = bound(0, 0), hi = bound(1, 0), step = bound(3, 1);
-      if (step < 1) current_error("invalid_arguments", api + " step must be a positive compile-time integer");
+      if (step < 1) current_error(diag::Code::invalid_arguments, api + " step must be a positive compile-time integer");
       for (int64_t i = lo; i < hi; i += step) {
         py::CallArgs body;
         body.loc = call.loc;
         body.pos.push_back(py::make_int(i));
         Ref r = b[2]->call(in, body);
-        if (r && !py::is_none(r)) current_error("invalid_arguments", api + " body_fun must return None");
+        if (r && !py::is_none(r)) current_error(diag::Code::invalid_arguments, api + " body_fun must return None");
       }
       return py::none();
     }));
@@ -256,20 +257,20 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
     // NKI 0.2 removed nl.load / nl.store; 0.3 (SDK 2.29) brought them back as wrappers over
     // nisa.dma_copy (nki-spec §1.3 row 8).
     m->set("load", std::make_shared<py::BuiltinFn>("nl.load", [&t](py::Interp&, py::CallArgs&) -> Ref {
-      current_error("removed_api", "nl.load is not in NKI " + t.version() + " (removed in 0.2, back in 0.3 as a wrapper)",
+      current_error(diag::Code::removed_api, "nl.load is not in NKI " + t.version() + " (removed in 0.2, back in 0.3 as a wrapper)",
                     "in 2.24 `nl.load(x[i])` returns a tile; in " + t.version() +
                         " allocate it with dst = nl.ndarray(shape, dtype, buffer=nl.sbuf) and call "
                         "nisa.dma_copy(dst=dst, src=x[i])");
     }));
     m->set("store", std::make_shared<py::BuiltinFn>("nl.store", [&t](py::Interp&, py::CallArgs&) -> Ref {
-      current_error("removed_api", "nl.store is not in NKI " + t.version() + " (removed in 0.2, back in 0.3 as a wrapper)",
+      current_error(diag::Code::removed_api, "nl.store is not in NKI " + t.version() + " (removed in 0.2, back in 0.3 as a wrapper)",
                     "write the tile with nisa.dma_copy(dst=out[...], src=tile)");
     }));
   }
   for (const Removed& r : kRemoved) {
     std::string api = std::string("nl.") + r.name, hint = r.hint;
     m->set(r.name, std::make_shared<py::BuiltinFn>(api, [api, hint](py::Interp&, py::CallArgs&) -> Ref {
-      current_error("removed_api", api + " is a 2.24 (neuronxcc.nki) API that NKI 0.2 removed", hint);
+      current_error(diag::Code::removed_api, api + " is a 2.24 (neuronxcc.nki) API that NKI 0.2 removed", hint);
     }));
   }
   return m;

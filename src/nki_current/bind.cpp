@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "nki_current/current_tracer.h"
 
 namespace nki::current {
@@ -13,7 +14,7 @@ Bound::Bound(py::CallArgs& call, std::string api, std::vector<std::string> param
             "buffer=...) and pass it as the first argument (dst)"
           : "";
   if (call.pos.size() > params_.size())
-    current_error("too_many_arguments", api_ + "() takes at most " + std::to_string(params_.size()) +
+    current_error(diag::Code::too_many_arguments, api_ + "() takes at most " + std::to_string(params_.size()) +
                                             " arguments, got " + std::to_string(call.pos.size()),
                   dest_hint);
   for (size_t i = 0; i < call.pos.size(); ++i) values_[i] = call.pos[i];
@@ -31,15 +32,15 @@ Bound::Bound(py::CallArgs& call, std::string api, std::vector<std::string> param
           for (const auto& p : params_) s += (s.empty() ? "" : ", ") + p;
           return s;
         }() + ")";
-      current_error("unknown_argument", api_ + "() got an unexpected keyword argument '" + k + "'", hint);
+      current_error(diag::Code::unknown_argument, api_ + "() got an unexpected keyword argument '" + k + "'", hint);
     }
     size_t i = static_cast<size_t>(it - params_.begin());
-    if (values_[i]) current_error("duplicate_argument", api_ + "() got multiple values for argument '" + k + "'");
+    if (values_[i]) current_error(diag::Code::duplicate_argument, api_ + "() got multiple values for argument '" + k + "'");
     values_[i] = v;
   }
   for (size_t i = 0; i < required; ++i) {
     if (!values_[i])
-      current_error("missing_argument", api_ + "() missing required argument '" + params_[i] + "'",
+      current_error(diag::Code::missing_argument, api_ + "() missing required argument '" + params_[i] + "'",
                     isa && i == 0 ? dest_hint : (isa ? dest_hint + "; the 2.24 form `out = " + api_ +
                                                               "(inputs...)` returned a new tile"
                                                       : std::string()));
@@ -53,7 +54,7 @@ bool Bound::has(size_t i) const { return values_[i] && !py::is_none(values_[i]);
 Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, const std::string& name,
                 const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site) {
   Ref fn = module->find(name);
-  if (!fn) current_error("internal_error", "no 2.24 builder named " + module->name + "." + name);
+  if (!fn) current_error(diag::Code::internal_error, "no 2.24 builder named " + module->name + "." + name);
   py::CallArgs call;
   call.loc = site.loc;
   for (const auto& [k, v] : kwargs)
@@ -62,7 +63,7 @@ Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, co
 }
 
 void InstrHandleObj::misuse() const {
-  current_error("isa_result_is_not_a_tile",
+  current_error(diag::Code::isa_result_is_not_a_tile,
                 api + " returns an instruction handle, not a tile, in NKI 0.2+",
                 "ISA calls are destination-passing: allocate the result with nl.ndarray(...) and pass it as "
                 "dst (" + api + "(dst, ...)); in 2.24 `out = " + api + "(...)` returned a new tile");

@@ -1,5 +1,6 @@
 #include "nki_current/current_tracer.h"
 
+#include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki_current/api_versions.h"
 
@@ -49,7 +50,7 @@ struct VersionedModule : py::ModuleObj {
   }
   Ref getattr(py::Interp& in, const std::string& attr) override {
     if (const ApiVersion* row = gated(attr))
-      current_error("api_not_in_version", absent_message(*row, minor), absent_hint(*row, minor));
+      current_error(diag::Code::api_not_in_version, absent_message(*row, minor), absent_hint(*row, minor));
     return py::ModuleObj::getattr(in, attr);
   }
 };
@@ -70,7 +71,7 @@ std::shared_ptr<py::ModuleObj> gate_module(std::shared_ptr<py::ModuleObj> built,
     if (prefix == "nl." && (name == "load" || name == "store")) continue;
     const ApiVersion* r = &row;
     auto fail = [r, minor](py::Interp&, py::CallArgs&) -> Ref {
-      current_error("api_not_in_version", absent_message(*r, minor), absent_hint(*r, minor));
+      current_error(diag::Code::api_not_in_version, absent_message(*r, minor), absent_hint(*r, minor));
     };
     if (auto* op = dynamic_cast<front::OpFnObj*>(m->find(name).get())) {
       // An operator name (nl.exp, nl.copy): NKI 0.2 already takes it as an ISA op value
@@ -114,7 +115,7 @@ Ref CurrentTracer::import_module(const std::string& dotted) {
   if (dotted == "nki.isa") return nisa_;
   if (dotted == "nki.typing") {
     if (const ApiVersion* row = find_api_version("nki.typing"); row && !at_least(row->first))
-      current_error("api_not_in_version", absent_message(*row, std::stoi(version_.substr(2))),
+      current_error(diag::Code::api_not_in_version, absent_message(*row, std::stoi(version_.substr(2))),
                     absent_hint(*row, std::stoi(version_.substr(2))));
     return nt_;
   }
@@ -125,7 +126,7 @@ Ref CurrentTracer::import_module(const std::string& dotted) {
   if (dotted == "neuronxcc.nki.typing") return legacy_typing();
   if (dotted == "neuronxcc" || dotted.rfind("neuronxcc.", 0) == 0) {
     // NKI 0.4 (SDK 2.30) release notes: using neuronxcc.nki.* inside kernels is a compile error.
-    current_error("legacy_namespace_in_current_dialect",
+    current_error(diag::Code::legacy_namespace_in_current_dialect,
                   "'" + dotted + "' is the legacy (SDK 2.24) NKI namespace; this file is compiled as NKI " + version_,
                   "write `import nki`, `import nki.language as nl`, `import nki.isa as nisa` (and port the kernel: "
                   "destination-passing ISA calls, no masks), or check it with --nki 2.24");

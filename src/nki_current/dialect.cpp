@@ -1,5 +1,6 @@
 #include "nki_current/dialect.h"
 
+#include "base/diag_codes.h"
 #include "base/diagnostic.h"
 #include "lang/parser.h"
 #include "nki_current/current_tracer.h"
@@ -75,7 +76,7 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
     if (im.current && !im.legacy) {
       // The 2.24 tracer would bind `nki` to a placeholder and fail at the first use.
       res.diagnostics.push_back(make_diagnostic(
-          Severity::Error, "current_namespace_in_legacy_dialect",
+          Severity::Error, diag::Code::current_namespace_in_legacy_dialect,
           "this file imports the current NKI namespace (`nki`, NKI 0.2+) but is compiled as the legacy 2.24 dialect",
           file, im.current->span.begin,
           "drop --nki 2.24 (the dialect is detected from the imports), or port the kernel to neuronxcc.nki: "
@@ -91,7 +92,7 @@ front::TraceResult trace_any(const SourceFilePtr& file, const front::TraceOption
     // NKI 0.4 (SDK 2.30) release notes: neuronxcc.nki.* inside a kernel is a compile error; the
     // 2.27-2.29 coexistence of both namespaces in one kernel is not modelled here.
     res.diagnostics.push_back(make_diagnostic(
-        Severity::Error, "legacy_namespace_in_current_dialect",
+        Severity::Error, diag::Code::legacy_namespace_in_current_dialect,
         "this file imports the legacy NKI namespace (neuronxcc.nki, SDK 2.24) but is compiled as NKI " + choice.version +
             (choice.version >= "0.4" ? " (an error since NKI 0.4)" : " (mixing both namespaces is not supported here)"),
         file, im.legacy->span.begin,

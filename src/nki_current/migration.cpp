@@ -4,6 +4,7 @@
 #include <set>
 #include <vector>
 
+#include "base/diag_codes.h"
 #include "base/diagnostic.h"
 #include "nki_current/api_versions.h"
 
@@ -170,8 +171,8 @@ void add_current_migration_hints(const py::Module& module, const std::string& ve
     std::string call = span_text(f, s->call->span);
     std::string target = s->target ? span_text(f, s->target->span) : "";
     bool isa = callee.rfind("nki.isa.", 0) == 0;
-    bool functional_isa = isa && (d.code == "missing_argument" || d.code == "dst_not_a_tensor" ||
-                                  d.code == "too_many_arguments");
+    bool functional_isa = isa && (d.code == diag::name(diag::Code::missing_argument) || d.code == diag::name(diag::Code::dst_not_a_tensor) ||
+                                  d.code == diag::name(diag::Code::too_many_arguments));
     if (functional_isa) {
       // `y = nisa.op(inputs...)`: 2.24 returned a new tile.
       std::string dst = target.empty() ? "dst" : target;
@@ -186,7 +187,7 @@ void add_current_migration_hints(const py::Module& module, const std::string& ve
       d.hint = "`" + (target.empty() ? "" : target + " = ") + call + "` is the 2.24 form, which returned a new tile; in NKI " +
                version + " allocate `" + dst + " = nl.ndarray(shape, dtype=..., buffer=nl.sbuf)` and call `" + rewritten +
                "` (ISA calls are destination-passing: dst first)";
-    } else if (d.code == "removed_api" && (callee == "nki.language.load" || callee == "nki.language.store")) {
+    } else if (d.code == diag::name(diag::Code::removed_api) && (callee == "nki.language.load" || callee == "nki.language.store")) {
       if (callee == "nki.language.load") {
         std::string src = s->call->args.empty() ? "src" : span_text(f, s->call->args[0]->span);
         if (auto* k = keyword_of(*s->call, "src")) src = span_text(f, k->value->span);
@@ -202,7 +203,7 @@ void add_current_migration_hints(const py::Module& module, const std::string& ve
         d.hint = "`" + call + "` is the 2.24 store; in NKI " + version + " call `nisa.dma_copy(dst=" + dst + ", src=" +
                  val + ")`";
       }
-    } else if (d.code == "unknown_argument") {
+    } else if (d.code == diag::name(diag::Code::unknown_argument)) {
       if (const py::keyword* k = keyword_of(*s->call, "mask")) {
         d.hint = "masks were removed in NKI 0.2: drop `mask=" + span_text(f, k->value->span) +
                  "` and clip the operands with slices instead (e.g. x[0:min(P, n - i * P), :]), i.e. `" + shown + "(" +
@@ -233,7 +234,7 @@ void add_legacy_migration_diagnostics(const py::Module& module, front::TraceResu
     std::string dtext = span_text(f, dst->value->span);
     std::string target = dtext.find('[') == std::string::npos ? dtext + "[...]" : dtext;
     res.diagnostics.push_back(make_diagnostic(
-        Severity::Warning, "destination_passing_in_legacy_dialect",
+        Severity::Warning, diag::Code::destination_passing_in_legacy_dialect,
         "`" + shown + "(dst=...)` is the NKI 0.2+ destination-passing form; the SDK 2.24 " + shown +
             " has no dst parameter, ignores it and returns a new tile",
         module.file, s.call->span.begin,

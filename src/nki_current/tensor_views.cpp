@@ -4,6 +4,7 @@
 // pattern over that storage. Views lower to ir::Access over a flat alias of the storage.
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
 #include "nki_current/api_versions.h"
@@ -49,15 +50,15 @@ void ap_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std:
     std::vector<int64_t> sc;
     for (const Ref& x : pair->iterate(in)) {
       auto v = front::static_int(x);
-      if (!v) current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs of integers");
+      if (!v) current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs of integers");
       sc.push_back(*v);
     }
     if (sc.size() != 2 || sc[1] < 1)
-      current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs with count >= 1");
+      current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs with count >= 1");
     steps->push_back(sc[0]);
     counts->push_back(sc[1]);
   }
-  if (steps->empty()) current_error("invalid_arguments", api + " needs a non-empty pattern");
+  if (steps->empty()) current_error(diag::Code::invalid_arguments, api + " needs a non-empty pattern");
 }
 
 // .ap(pattern, offset, scalar_offset= / vector_offset=, indirect_dim=0) on an HBM tensor
@@ -70,23 +71,23 @@ void ap_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std:
 Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, const ir::TensorDecl& base, int storage) {
   const std::string api = "NkiTensor.ap";
   const bool vector = b.has(3);
-  if (b.has(2) && vector) current_error("invalid_arguments", api + " takes scalar_offset or vector_offset, not both");
+  if (b.has(2) && vector) current_error(diag::Code::invalid_arguments, api + " takes scalar_offset or vector_offset, not both");
   if (!ir::is_hbm(base.buffer))
-    current_error("unsupported_api", api + " with a dynamic offset on an on-chip tensor (tensor indirection, NKI 0.5+ "
+    current_error(diag::Code::unsupported_api, api + " with a dynamic offset on an on-chip tensor (tensor indirection, NKI 0.5+ "
                                            "on NeuronCore-v4) is not implemented by this simulator yet");
   TensorObj* idx = front::as_tensor(b[vector ? 3 : 2]);
   if (!idx)
-    current_error("unsupported_api", api + "(" + b.name(vector ? 3 : 2) + "=) from a register is not implemented by "
+    current_error(diag::Code::unsupported_api, api + "(" + b.name(vector ? 3 : 2) + "=) from a register is not implemented by "
                                            "this simulator yet",
                   "pass an SBUF tensor of int32 offsets");
   if (!dtype_is_int(idx->dtype()) || idx->buffer() != ir::Buffer::Sbuf)
-    current_error("invalid_arguments", api + " " + b.name(vector ? 3 : 2) + " must be an integer tensor in SBUF");
+    current_error(diag::Code::invalid_arguments, api + " " + b.name(vector ? 3 : 2) + " must be an integer tensor in SBUF");
   std::vector<int64_t> steps, counts;
   ap_pattern(in, b[0], api, &steps, &counts);
   int64_t offset = 0;
   if (b.has(1)) {
     auto v = front::static_int(b[1]);
-    if (!v) current_error("invalid_arguments", api + " offset must be a compile-time integer");
+    if (!v) current_error(diag::Code::invalid_arguments, api + " offset must be a compile-time integer");
     offset = *v;
   }
   int64_t row = 1;
@@ -94,11 +95,11 @@ Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, con
   int64_t idx_free = 1;
   for (size_t d = 1; d < idx->shape().size(); ++d) idx_free *= idx->shape()[d];
   if (vector && (idx->shape()[0] != counts[0] || idx_free != 1))
-    current_error("invalid_arguments", api + " vector_offset must hold one offset per element of the pattern's first "
+    current_error(diag::Code::invalid_arguments, api + " vector_offset must hold one offset per element of the pattern's first "
                                            "dim: shape [" + std::to_string(counts[0]) + ", 1], got " +
                                            front::shape_str(idx->shape()));
   if (!vector && ir::element_count(idx->shape()) != 1)
-    current_error("invalid_arguments", api + " scalar_offset must be a single element ([1, 1]), got " +
+    current_error(diag::Code::invalid_arguments, api + " scalar_offset must be a single element ([1, 1]), got " +
                                            front::shape_str(idx->shape()));
   auto alias = t.new_tensor({base.shape[0], row}, base.dtype, base.buffer, base.name, 0);
   ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
@@ -135,10 +136,10 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
   const std::string api = "NkiTensor.ap";
   Bound b(call, api, {"pattern", "offset", "scalar_offset", "vector_offset", "indirect_dim", "dtype"}, 1, false);
   if (b.has(5))
-    current_error("unsupported_api", api + "(dtype=...) is in NKI 0.6 but not implemented by this simulator yet");
+    current_error(diag::Code::unsupported_api, api + "(dtype=...) is in NKI 0.6 but not implemented by this simulator yet");
   if (b.has(4) && front::static_int(b[4]).value_or(1) != 0)
     // nki/migration/index.rst, "Vector dynamic access": only indirect_dim=0 is supported.
-    current_error("unsupported_api", api + "(indirect_dim=...) other than 0 is not supported",
+    current_error(diag::Code::unsupported_api, api + "(indirect_dim=...) other than 0 is not supported",
                   "index the leading dim of the base tensor (indirect_dim=0)");
   int storage = t.storage_of(self->view.tensor);
   const ir::TensorDecl base = t.kernel().tensors[storage];
@@ -148,19 +149,19 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
     std::vector<int64_t> sc;
     for (const Ref& x : pair->iterate(in)) {
       auto v = front::static_int(x);
-      if (!v) current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs of integers");
+      if (!v) current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs of integers");
       sc.push_back(*v);
     }
     if (sc.size() != 2 || sc[1] < 1)
-      current_error("invalid_arguments", api + " pattern entries are [stride, count] pairs with count >= 1");
+      current_error(diag::Code::invalid_arguments, api + " pattern entries are [stride, count] pairs with count >= 1");
     steps.push_back(sc[0]);
     counts.push_back(sc[1]);
   }
-  if (steps.empty()) current_error("invalid_arguments", api + " needs a non-empty pattern");
+  if (steps.empty()) current_error(diag::Code::invalid_arguments, api + " needs a non-empty pattern");
   int64_t offset = 0;
   if (b.has(1)) {
     auto v = front::static_int(b[1]);
-    if (!v) current_error("invalid_arguments", api + " offset must be a compile-time integer");
+    if (!v) current_error(diag::Code::invalid_arguments, api + " offset must be a compile-time integer");
     offset = *v;
   }
   bool on_chip = !ir::is_hbm(base.buffer);
@@ -170,7 +171,7 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
   std::vector<int64_t> flat_shape = on_chip ? std::vector<int64_t>{base.shape[0], free}
                                             : std::vector<int64_t>{ir::element_count(base.shape)};
   if (on_chip && steps[0] != free)
-    current_error("ap_partition_stride",
+    current_error(diag::Code::ap_partition_stride,
                   api + ": the first pattern entry is the partition access, whose stride must equal the tensor's "
                         "elements per partition (" + std::to_string(free) + "), got " + std::to_string(steps[0]),
                   "partitions cannot be strided: start the pattern with [" + std::to_string(free) + ", partitions]");
@@ -205,19 +206,19 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
   const int64_t rank = static_cast<int64_t>(v.shape.size());
   auto need_int = [&](const Ref& r, const std::string& what) {
     auto x = front::static_int(r);
-    if (!x) current_error("invalid_arguments", api + " " + what + " must be a compile-time integer");
+    if (!x) current_error(diag::Code::invalid_arguments, api + " " + what + " must be a compile-time integer");
     return *x;
   };
   auto need_dim = [&](const Ref& r, bool allow_end) {
     int64_t d = need_int(r, "dim");
     if (d < 0) d += rank + (allow_end ? 1 : 0);
     if (d < 0 || d > rank || (!allow_end && d == rank))
-      current_error("invalid_view", api + ": dim out of range for a " + std::to_string(rank) + "-D tensor");
+      current_error(diag::Code::invalid_view, api + ": dim out of range for a " + std::to_string(rank) + "-D tensor");
     return d;
   };
   auto not_partition = [&](int64_t d) {
     if (on_chip && d == 0)
-      current_error("invalid_view", api + " cannot apply to dim 0 (the partition dim) of an on-chip tensor");
+      current_error(diag::Code::invalid_view, api + " cannot apply to dim 0 (the partition dim) of an on-chip tensor");
   };
   auto erase_column = [&](int64_t d) {
     v.shape.erase(v.shape.begin() + d);
@@ -228,7 +229,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false), start = need_int(b[1], "start"), end = need_int(b[2], "end");
     int64_t step = b.has(3) ? need_int(b[3], "step") : 1;
     if (!(0 <= start && start < end && end <= v.shape[d]) || step < 1)
-      current_error("invalid_view", api + "(" + std::to_string(d) + ", " + std::to_string(start) + ", " +
+      current_error(diag::Code::invalid_view, api + "(" + std::to_string(d) + ", " + std::to_string(start) + ", " +
                                         std::to_string(end) + ", " + std::to_string(step) +
                                         ") needs 0 <= start < end <= shape[dim] (" + std::to_string(v.shape[d]) +
                                         ") and step >= 1");
@@ -241,11 +242,11 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     Bound b(call, api, {"dim", "index"}, 2, false);
     int64_t d = need_dim(b[0], false);
     if (front::as_tensor(b[1]))
-      current_error("unsupported_api", "NkiTensor.select with a tensor index (dynamic select) is not implemented "
+      current_error(diag::Code::unsupported_api, "NkiTensor.select with a tensor index (dynamic select) is not implemented "
                                        "by this simulator yet");
     int64_t i = need_int(b[1], "index");
     if (i < 0 || i >= v.shape[d])
-      current_error("invalid_view", api + ": index " + std::to_string(i) + " out of range [0, " +
+      current_error(diag::Code::invalid_view, api + ": index " + std::to_string(i) + " out of range [0, " +
                                         std::to_string(v.shape[d]) + ")");
     for (size_t k = 0; k < v.coef.size(); ++k) v.offset[k].constant += v.coef[k][d] * i;
     erase_column(d);
@@ -257,9 +258,9 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     std::sort(sorted.begin(), sorted.end());
     bool perm = static_cast<int64_t>(dims.size()) == rank;
     for (int64_t k = 0; perm && k < rank; ++k) perm = sorted[k] == k;
-    if (!perm) current_error("invalid_view", api + ": dims must be a permutation of range(" + std::to_string(rank) + ")");
+    if (!perm) current_error(diag::Code::invalid_view, api + ": dims must be a permutation of range(" + std::to_string(rank) + ")");
     if (on_chip && dims[0] != 0)
-      current_error("invalid_view", api + ": on-chip tensors keep the partition dim first (dims[0] must be 0)");
+      current_error(diag::Code::invalid_view, api + ": on-chip tensors keep the partition dim first (dims[0] must be 0)");
     ir::Access p = v;
     for (int64_t k = 0; k < rank; ++k) {
       p.shape[k] = v.shape[dims[k]];
@@ -271,7 +272,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false), size = need_int(b[1], "size");
     not_partition(d);
     if (v.shape[d] != 1 || size < 1)
-      current_error("invalid_view", api + ": dim " + std::to_string(d) + " must have size 1 (it has " +
+      current_error(diag::Code::invalid_view, api + ": dim " + std::to_string(d) + " must have size 1 (it has " +
                                         std::to_string(v.shape[d]) + ") and size must be positive");
     v.shape[d] = size;
     for (auto& c : v.coef) c[d] = 0;
@@ -291,27 +292,27 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     for (const Ref& x : b[1]->iterate(in)) {
       int64_t n = need_int(x, "shape entry");
       if (n == -1) {
-        if (infer >= 0) current_error("invalid_view", api + ": at most one shape entry may be -1");
+        if (infer >= 0) current_error(diag::Code::invalid_view, api + ": at most one shape entry may be -1");
         infer = static_cast<int>(parts.size());
       } else if (n < 1) {
-        current_error("invalid_view", api + ": shape entries must be positive (or one -1)");
+        current_error(diag::Code::invalid_view, api + ": shape entries must be positive (or one -1)");
       }
       parts.push_back(n);
     }
-    if (parts.empty()) current_error("invalid_view", api + " needs a non-empty shape");
+    if (parts.empty()) current_error(diag::Code::invalid_view, api + " needs a non-empty shape");
     int64_t known = 1;
     for (size_t k = 0; k < parts.size(); ++k)
       if (static_cast<int>(k) != infer) known *= parts[k];
     if (infer >= 0) {
       if (known == 0 || v.shape[d] % known != 0)
-        current_error("invalid_view", api + ": cannot infer -1 for dim of size " + std::to_string(v.shape[d]));
+        current_error(diag::Code::invalid_view, api + ": cannot infer -1 for dim of size " + std::to_string(v.shape[d]));
       parts[infer] = v.shape[d] / known;
     }
     if (ir::element_count(parts) != v.shape[d])
-      current_error("invalid_view", api + ": prod(shape) " + std::to_string(ir::element_count(parts)) +
+      current_error(diag::Code::invalid_view, api + ": prod(shape) " + std::to_string(ir::element_count(parts)) +
                                         " != t.shape[" + std::to_string(d) + "] " + std::to_string(v.shape[d]));
     if (d == 0 && on_chip && parts.size() > 1)
-      current_error("invalid_view", api + " cannot split dim 0 (the partition dim) of an on-chip tensor");
+      current_error(diag::Code::invalid_view, api + " cannot split dim 0 (the partition dim) of an on-chip tensor");
     std::vector<int64_t> right(parts.size(), 1);
     for (size_t k = parts.size(); k-- > 1;) right[k - 1] = right[k] * parts[k];
     v.shape.erase(v.shape.begin() + d);
@@ -329,8 +330,8 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     // over a flat alias of the storage ([P, F] on chip, [N] in HBM), as .ap() views are.
     Bound b(call, api, {"start_dim", "end_dim"}, 2, false);
     int64_t a0 = need_dim(b[0], false), a1 = need_dim(b[1], false);
-    if (a1 < a0) current_error("invalid_view", api + ": end_dim must not be before start_dim");
-    if (on_chip && a0 == 0) current_error("invalid_view", api + ": start_dim must be > 0 for an on-chip tensor");
+    if (a1 < a0) current_error(diag::Code::invalid_view, api + ": end_dim must not be before start_dim");
+    if (on_chip && a0 == 0) current_error(diag::Code::invalid_view, api + ": start_dim must be > 0 for an on-chip tensor");
     const ir::TensorDecl decl = t.kernel().tensors[v.tensor];
     std::vector<int64_t> rm = row_major(decl.shape);
     std::vector<int64_t> st(static_cast<size_t>(rank), 0), pc(static_cast<size_t>(rank), 0);
@@ -339,7 +340,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     for (int64_t k = 0; k < rank; ++k) pc[k] = v.coef[0][k];
     for (int64_t k = a0; k < a1; ++k)
       if (st[k] != st[k + 1] * v.shape[k + 1] || (on_chip && (pc[k] != 0 || pc[k + 1] != 0)))
-        current_error("invalid_view", api + ": dims " + std::to_string(a0) + ".." + std::to_string(a1) +
+        current_error(diag::Code::invalid_view, api + ": dims " + std::to_string(a0) + ".." + std::to_string(a1) +
                                           " are not contiguous in memory",
                       "flatten before permute / strided slicing, or copy the view into a new tile first");
     int64_t n = 1;
@@ -379,7 +380,7 @@ Ref view_method(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> sel
     int64_t d = need_dim(b[0], false);
     not_partition(d);
     if (v.shape[d] != 1)
-      current_error("invalid_view", api + ": dim " + std::to_string(d) + " has size " + std::to_string(v.shape[d]) +
+      current_error(diag::Code::invalid_view, api + ": dim " + std::to_string(d) + " has size " + std::to_string(v.shape[d]) +
                                         ", not 1");
     erase_column(d);
   }
@@ -412,7 +413,7 @@ Ref CurrentTracer::tensor_attr(front::TensorObj& x, py::Interp& in, const std::s
   // The view primitives are NKI 0.5+ (api_versions.def).
   if (const ApiVersion* row = find_api_version("nl.NkiTensor." + name)) {
     int minor = std::stoi(version().substr(2));
-    if (!row->in(minor)) current_error("api_not_in_version", absent_message(*row, minor), absent_hint(*row, minor));
+    if (!row->in(minor)) current_error(diag::Code::api_not_in_version, absent_message(*row, minor), absent_hint(*row, minor));
   }
   if (name == "strides" || name == "offset") {
     std::vector<int64_t> strides;

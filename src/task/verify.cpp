@@ -1,3 +1,4 @@
+#include "base/diag_codes.h"
 #include "task/verify.h"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ KernelRunResult run_guarded(const KernelRunner& run, const std::vector<HostTenso
     KernelRunResult r;
     r.status = RunStatus::RuntimeError;
     Diagnostic d;
-    d.code = "runner_exception";
+    d.code = diag::Code::runner_exception;
     d.message = e.what();
     r.diagnostics.push_back(d);
     return r;

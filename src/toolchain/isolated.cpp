@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/diag_codes.h"
 #include "base/memory_budget.h"
 #include "sandbox/isolate.h"
 #include "toolchain/wire.h"
@@ -60,24 +61,24 @@ Diagnostic failure_diagnostic(const SourceFilePtr& file, const sandbox::Result& 
   const std::string stage = simulating ? "compiling and simulating the kernel" : "compiling the kernel";
   switch (r.outcome) {
     case sandbox::Outcome::Crashed:
-      return plain_error(file, simulating ? "sim_crash" : "compiler_crash",
+      return plain_error(file, simulating ? diag::name(diag::Code::sim_crash) : diag::name(diag::Code::compiler_crash),
                          stage + " " + r.detail + " in an isolated process",
                          "this is a defect of nkiagent, not a verdict on the kernel; please report it with the kernel");
     case sandbox::Outcome::TimedOut:
-      return plain_error(file, simulating ? "sim_budget" : "evaluation_budget",
+      return plain_error(file, simulating ? diag::name(diag::Code::sim_budget) : diag::name(diag::Code::evaluation_budget),
                          stage + " " + r.detail,
                          "a loop runs far longer than any benchmark kernel; shrink it or raise the limits "
                          "(--sim-seconds, --max-wall)");
     case sandbox::Outcome::OutOfMemory:
-      return plain_error(file, simulating ? "sim_memory_limit" : "evaluation_memory", stage + " " + r.detail,
+      return plain_error(file, simulating ? diag::name(diag::Code::sim_memory_limit) : diag::name(diag::Code::evaluation_memory), stage + " " + r.detail,
                          "the kernel needs far more memory than any benchmark kernel");
     case sandbox::Outcome::Failed:
-      return plain_error(file, "internal_error", stage + " failed: " + r.detail, "");
+      return plain_error(file, diag::name(diag::Code::internal_error), stage + " failed: " + r.detail, "");
     case sandbox::Outcome::Unavailable:
-      return plain_error(file, "isolation_unavailable", r.describe(), "");
+      return plain_error(file, diag::name(diag::Code::isolation_unavailable), r.describe(), "");
     case sandbox::Outcome::Ok: break;
   }
-  return plain_error(file, "internal_error", stage + ": unexpected outcome", "");
+  return plain_error(file, diag::name(diag::Code::internal_error), stage + ": unexpected outcome", "");
 }
 
 // The child's answer starts with one of these: an IoError (a usage or I/O problem such as a
@@ -146,7 +147,7 @@ CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOpti
       if (!again.ok()) out.diagnostics = again.diagnostics;
     }
   } catch (const wire::DecodeError& e) {
-    out.diagnostics.push_back(plain_error(file, "internal_error", e.what(), ""));
+    out.diagnostics.push_back(plain_error(file, diag::name(diag::Code::internal_error), e.what(), ""));
   }
   return out;
 }
@@ -187,7 +188,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
   } catch (const wire::DecodeError& e) {
     out = RunOutcome{};
     out.status = RunStatus::RuntimeError;
-    out.diagnostics.push_back(plain_error(file, "internal_error", e.what(), ""));
+    out.diagnostics.push_back(plain_error(file, diag::name(diag::Code::internal_error), e.what(), ""));
     return out;
   }
   if (out.status != RunStatus::CompileError && settings.isolation.rebuild_kernel) {

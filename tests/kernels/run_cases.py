@@ -158,6 +158,30 @@ def run(cmd):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
+_CATALOGUE = None
+
+
+def catalogue_mismatch(diags):
+    """Each diagnostic's message and hint must have the form its row in the diagnostic catalogue
+    (src/base/diag_codes.def, the source of docs/error-codes.md) gives: what the docs say is what
+    the checker prints."""
+    global _CATALOGUE
+    if _CATALOGUE is None:
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+        import diag_codes
+        import diag_dump
+        _CATALOGUE = (diag_codes.load_catalogue(), diag_dump.format_regex)
+    cat, regex = _CATALOGUE
+    for d in diags:
+        row = cat.get(d["code"])
+        if row is None:
+            return "code %s has no row in src/base/diag_codes.def" % d["code"]
+        for what in ("message", "hint"):
+            if not regex(row[what]).match(d.get(what) or ""):
+                return "%s of %s is %r, not of the catalogue's form %r" % (what, d["code"], d.get(what), row[what])
+    return None
+
+
 def check_bad(nkiagent, path, text, opts):
     marks = find_marks(text, "expect-error")
     if len(marks) != 1:
@@ -168,6 +192,9 @@ def check_bad(nkiagent, path, text, opts):
     if r.returncode != 1:
         return "check exited %d (expected 1); stderr: %s" % (r.returncode, r.stderr.strip()[:300])
     all_diags = json.loads(r.stdout)["diagnostics"]
+    err = catalogue_mismatch(all_diags)
+    if err:
+        return err
     diags = [d for d in all_diags if d["severity"] == "error"]
     if not diags:
         return "no error diagnostic"
@@ -197,6 +224,9 @@ def check_warn(nkiagent, path, text, opts):
     if r.returncode != 0:
         return "check exited %d: %s" % (r.returncode, r.stderr.strip()[:300])
     all_diags = json.loads(r.stdout)["diagnostics"]
+    err = catalogue_mismatch(all_diags)
+    if err:
+        return err
     got = [(d["line"], d["code"]) for d in all_diags if d["severity"] == "warning"]
     for line, code, _ in marks:
         if (line, code) not in got:
@@ -219,6 +249,9 @@ def check_run(nkiagent, path, text, opts, expect_runtime):
     r = run(cmd + ["--json"])
     if r.returncode != 0:
         return "check exited %d: %s" % (r.returncode, (r.stderr.strip() or r.stdout.strip())[:400])
+    err = catalogue_mismatch(json.loads(r.stdout)["diagnostics"])
+    if err:
+        return err
     if not os.path.basename(path).startswith("warn"):
         extra = unexpected_warnings(json.loads(r.stdout)["diagnostics"], text, set())
         if extra:
@@ -244,7 +277,8 @@ def check_run(nkiagent, path, text, opts, expect_runtime):
             if r.returncode != 3:
                 return "run exited %d, expected 3 (%s)" % (r.returncode, r.stderr.strip()[:200])
             marks = find_marks(text, "expect-runtime-error")
-            if marks and marks[0][1] not in r.stderr:
+            # The code as reported (`error[CODE]`), not a mention of it in the echoed source line.
+            if marks and "error[%s]" % marks[0][1] not in r.stderr:
                 return "runtime error code %s not reported: %s" % (marks[0][1], r.stderr.strip()[:200])
             return None
         if r.returncode != 0:

@@ -3,7 +3,7 @@
 # The kernel compiles (the indices are only known at run time), so `nkiagent check` exits 0.
 # `nkiagent run` must fail with exit 3 and a runtime diagnostic at the load (dynamic out-of-bounds,
 # default oob_mode.error behaviour).
-# expect-runtime-error: dynamic_out_of_bounds
+# expect-runtime-error: dynamic_oob
 import numpy as np
 import neuronxcc.nki as nki
 import neuronxcc.nki.language as nl
@@ -15,6 +15,6 @@ def gather_rows_oob(table, idx):
     ids = nl.load(idx)
     i_p = nl.arange(64)[:, None]
     i_f = nl.arange(128)[None, :]
-    rows = nl.load(table[ids[i_p, 0], i_f])  # expect-runtime-error: dynamic_out_of_bounds
+    rows = nl.load(table[ids[i_p, 0], i_f])  # expect-runtime-error: dynamic_oob
     nl.store(res, value=rows)
     return res
