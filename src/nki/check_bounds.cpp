@@ -8,6 +8,7 @@
 
 #include "base/diagnostic.h"
 #include "ir/scalar_expr.h"
+#include "ir/walk.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -66,23 +67,28 @@ class BoundsChecker {
 
   bool holds(const ir::Predicate& p) { return ir::cmp_holds(p.cmp, eval(p.rest)); }
 
+  // Runs the loops with concrete values (a static walk cannot: bounds depend on the iteration).
   void walk(const std::vector<ir::Stmt>& body) {
     for (const ir::Stmt& s : body) {
       if (visits_ >= kMaxVisits) return;
-      if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-        ++visits_;
-        check(*in);
-      } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-        int64_t n = lp->trip_count();
-        // Iterations count as visits too: an empty loop of 10**15 trips must not stall the check.
-        for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i, ++visits_) {
-          values_[lp->atom] = lp->start + i * lp->step;
-          walk(lp->body);
-        }
-      } else if (const auto* iff = std::get_if<ir::If>(&s.node)) {
-        bool taken = std::all_of(iff->cond.terms.begin(), iff->cond.terms.end(), [&](const ir::Predicate& p) { return holds(p); });
-        walk(taken ? iff->then_body : iff->else_body);
-      }
+      ir::visit_stmt(
+          s,
+          [&](const ir::Instr& in) {
+            ++visits_;
+            check(in);
+          },
+          [&](const ir::Loop& lp) {
+            int64_t n = lp.trip_count();
+            // Iterations count as visits too: an empty loop of 10**15 trips must not stall the check.
+            for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i, ++visits_) {
+              values_[lp.atom] = lp.start + i * lp.step;
+              walk(lp.body);
+            }
+          },
+          [&](const ir::If& iff) {
+            bool taken = std::all_of(iff.cond.terms.begin(), iff.cond.terms.end(), [&](const ir::Predicate& p) { return holds(p); });
+            walk(ir::branch_body(iff, taken));
+          });
     }
   }
 
