@@ -14,7 +14,8 @@
 Each file holds the exit status, stdout and stderr. Wall-clock figures and absolute paths are
 masked (they vary from run to run and between worktrees); nothing else is.
 `diff` prints every file that differs or exists on one side only and exits 1 if there is any
-(with --sampled, files missing from DIR_B are skipped: B was captured with a smaller sample).
+(with --sampled, files missing from DIR_B are skipped: B was captured with a smaller sample, or
+with --no-run / --no-ir / --kernels-only).
 Runs one command at a time (the machine is shared). Needs /usr/bin/python3 (NumPy).
 """
 import argparse
@@ -114,11 +115,14 @@ def capture(args):
             continue
         argv = sum((["--arg", a] for a in opts["args"]), [])
         save(out, "kernels/%s.check" % rel, record(run_cases.base_cmd(nk, "check", rel, opts) + argv + ["--json"], True))
-        save(out, "kernels/%s.ir" % rel, record(run_cases.base_cmd(nk, "ir", rel, opts) + argv))
+        if not args.no_ir:
+            save(out, "kernels/%s.ir" % rel, record(run_cases.base_cmd(nk, "ir", rel, opts) + argv))
         if not args.no_run and not os.path.basename(rel).startswith("bad"):
             save(out, "kernels/%s.run" % rel, run_kernel(nk, rel, text, opts))
         n += 1
     print("kernels: %d" % n, flush=True)
+    if args.kernels_only:
+        return 0
 
     listing = subprocess.run([nk, "tasks", "list", "--subset", "all"], capture_output=True, text=True, cwd=ROOT, check=True)
     tasks = []
@@ -136,7 +140,8 @@ def capture(args):
         rel = "solutions/%s.py" % tid
         argv = sum((["--arg", a] for a in specs), [])
         save(out, "solutions/%s.check" % tid, record([nk, "check", rel] + argv + ["--json"], True))
-        save(out, "solutions/%s.ir" % tid, record([nk, "ir", rel] + argv))
+        if not args.no_ir:
+            save(out, "solutions/%s.ir" % tid, record([nk, "ir", rel] + argv))
     ids = [t for t, _ in solved]
     if args.verify_sample and args.verify_sample < len(ids):
         step = len(ids) / args.verify_sample
@@ -155,8 +160,8 @@ def diff(args):
         return r
     a, b = files(args.a), files(args.b)
     bad = 0
-    if args.sampled:
-        a &= b | {r for r in a if not r.endswith(".verify")}
+    if args.sampled:  # B is a partial capture: compare what it has
+        a &= b
     for rel in sorted(a ^ b):
         print("only in %s: %s" % (args.a if rel in a else args.b, rel))
         bad += 1
@@ -179,10 +184,12 @@ def main():
     c.add_argument("--out", required=True)
     c.add_argument("--verify-sample", type=int, default=0, help="verify only N solutions (0: all)")
     c.add_argument("--no-run", action="store_true", help="skip `run` of the conformance kernels")
+    c.add_argument("--no-ir", action="store_true", help="skip the `ir` dumps (a quick pass over the checker only)")
+    c.add_argument("--kernels-only", action="store_true", help="stop after the conformance kernels")
     d = sub.add_parser("diff")
     d.add_argument("a")
     d.add_argument("b")
-    d.add_argument("--sampled", action="store_true", help="skip verify reports missing from B (a smaller --verify-sample)")
+    d.add_argument("--sampled", action="store_true", help="skip files missing from B (a partial capture)")
     args = ap.parse_args()
     return capture(args) if args.mode == "capture" else diff(args)
 
