@@ -26,6 +26,7 @@
 
 #include "base/dtype_convert.h"
 #include "base/source.h"
+#include "ir/verify.h"
 #include "machine/executor.h"
 #include "toolchain/toolchain.h"
 
@@ -203,6 +204,14 @@ int main(int argc, char** argv) {
         if (!r.ok()) std::abort();
       });
       row(rel, s, s.median < 5e-3 ? "(< 5 ms: met)" : "(< 5 ms: NOT met)");
+      // The IR invariant check inside toolchain::compile (ir/verify.h), alone, same run.
+      auto kernel = compile_or_die(rel, o);
+      Stats v = time_reps(compile_reps, [&] {
+        if (ir::verify_kernel(*kernel)) std::abort();
+      });
+      char note[64];
+      std::snprintf(note, sizeof note, "(%.2f %% of the compile median)", 100.0 * v.median / s.median);
+      row("  of which ir::verify_kernel", v, note);
     }
     std::printf("\n");
   }

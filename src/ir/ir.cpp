@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include "ir/walk.h"
+
 namespace nki::ir {
 
 const char* buffer_name(Buffer b) {
@@ -153,8 +155,6 @@ std::string operand_str(const Kernel& k, const Operand& o) {
   return print_access(k, o.access);
 }
 
-void print_stmts(const Kernel& k, const std::vector<Stmt>& body, int indent, std::ostream& o);
-
 void print_instr(const Kernel& k, const Instr& in, int indent, std::ostream& o) {
   std::string pad(indent, ' ');
   o << pad << print_access(k, in.dst) << (in.accumulate ? " += " : " = ") << opcode_name(in.op);
@@ -185,23 +185,20 @@ void print_instr(const Kernel& k, const Instr& in, int indent, std::ostream& o) 
 }
 
 void print_stmts(const Kernel& k, const std::vector<Stmt>& body, int indent, std::ostream& o) {
-  std::string pad(indent, ' ');
-  for (const Stmt& s : body) {
-    if (const auto* in = std::get_if<Instr>(&s.node)) {
-      print_instr(k, *in, indent, o);
-    } else if (const auto* lp = std::get_if<Loop>(&s.node)) {
-      o << pad << "for " << lp->var_name << " in " << loop_kind_name(lp->kind) << "(" << lp->start
-        << ", " << lp->stop << ", " << lp->step << "):  # @" << lp->loc.line << "\n";
-      print_stmts(k, lp->body, indent + 2, o);
-    } else if (const auto* iff = std::get_if<If>(&s.node)) {
-      o << pad << "if " << mask_str(k, iff->cond) << ":  # @" << iff->loc.line << "\n";
-      print_stmts(k, iff->then_body, indent + 2, o);
-      if (!iff->else_body.empty()) {
-        o << pad << "else:\n";
-        print_stmts(k, iff->else_body, indent + 2, o);
-      }
-    }
-  }
+  auto pad = [&](int depth) { return std::string(static_cast<size_t>(indent + 2 * depth), ' '); };
+  WalkCallbacks cb;
+  cb.instr = [&](const Instr& in, int depth) { print_instr(k, in, indent + 2 * depth, o); };
+  cb.enter_loop = [&](const Loop& lp, int depth) {
+    o << pad(depth) << "for " << lp.var_name << " in " << loop_kind_name(lp.kind) << "(" << lp.start
+      << ", " << lp.stop << ", " << lp.step << "):  # @" << lp.loc.line << "\n";
+    return true;
+  };
+  cb.enter_branch = [&](const If& iff, bool then_branch, int depth) {
+    if (then_branch) o << pad(depth) << "if " << mask_str(k, iff.cond) << ":  # @" << iff.loc.line << "\n";
+    else if (!iff.else_body.empty()) o << pad(depth) << "else:\n";
+    return true;
+  };
+  walk(body, cb);
 }
 
 }  // namespace

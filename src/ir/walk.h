@@ -2,15 +2,31 @@
 // (Instr / Loop / If), so passes say what they do per node instead of re-writing the recursion
 // (shared/docs/architecture-review.md §1). The walk visits every statement once, in program
 // order, without evaluating loops or conditions; passes that need concrete loop values (the
-// simulator, the cost model's scheduler) iterate themselves and use this for analyses.
+// simulator, the bounds checker, the cost model's scheduler) iterate themselves and dispatch
+// each statement with `visit_stmt`.
 #pragma once
 
 #include <functional>
+#include <variant>
 #include <vector>
 
 #include "ir/ir.h"
 
 namespace nki::ir {
+
+// The one switch over the kinds of statement: calls exactly one of the three handlers. Templated
+// so the simulator's per-iteration dispatch costs no indirect call.
+template <class OnInstr, class OnLoop, class OnIf>
+inline void visit_stmt(const Stmt& s, OnInstr&& on_instr, OnLoop&& on_loop, OnIf&& on_if) {
+  if (const auto* in = std::get_if<Instr>(&s.node)) on_instr(*in);
+  else if (const auto* lp = std::get_if<Loop>(&s.node)) on_loop(*lp);
+  else if (const auto* cond = std::get_if<If>(&s.node)) on_if(*cond);
+}
+
+// The statements of one arm of an if.
+inline const std::vector<Stmt>& branch_body(const If& cond, bool then_branch) {
+  return then_branch ? cond.then_body : cond.else_body;
+}
 
 struct WalkCallbacks {
   // Every instruction, with the number of enclosing blocks (0 = kernel body).
@@ -18,7 +34,8 @@ struct WalkCallbacks {
   // A loop before its body; return false to skip the body (exit_loop is still called).
   std::function<bool(const Loop&, int depth)> enter_loop;
   std::function<void(const Loop&, int depth)> exit_loop;
-  // One branch of an if before its statements (then_branch says which); false skips it.
+  // One branch of an if before its statements (then_branch says which, the then arm first);
+  // false skips it (exit_branch is still called).
   std::function<bool(const If&, bool then_branch, int depth)> enter_branch;
   std::function<void(const If&, bool then_branch, int depth)> exit_branch;
 };
@@ -26,18 +43,19 @@ struct WalkCallbacks {
 namespace detail {
 inline void walk_body(const std::vector<Stmt>& body, const WalkCallbacks& cb, int depth) {
   for (const Stmt& s : body) {
-    if (const auto* in = std::get_if<Instr>(&s.node)) {
-      if (cb.instr) cb.instr(*in, depth);
-    } else if (const auto* lp = std::get_if<Loop>(&s.node)) {
-      if (!cb.enter_loop || cb.enter_loop(*lp, depth)) walk_body(lp->body, cb, depth + 1);
-      if (cb.exit_loop) cb.exit_loop(*lp, depth);
-    } else if (const auto* cond = std::get_if<If>(&s.node)) {
-      for (bool then_branch : {true, false}) {
-        const std::vector<Stmt>& b = then_branch ? cond->then_body : cond->else_body;
-        if (!cb.enter_branch || cb.enter_branch(*cond, then_branch, depth)) walk_body(b, cb, depth + 1);
-        if (cb.exit_branch) cb.exit_branch(*cond, then_branch, depth);
-      }
-    }
+    visit_stmt(
+        s, [&](const Instr& in) { if (cb.instr) cb.instr(in, depth); },
+        [&](const Loop& lp) {
+          if (!cb.enter_loop || cb.enter_loop(lp, depth)) walk_body(lp.body, cb, depth + 1);
+          if (cb.exit_loop) cb.exit_loop(lp, depth);
+        },
+        [&](const If& cond) {
+          for (bool then_branch : {true, false}) {
+            if (!cb.enter_branch || cb.enter_branch(cond, then_branch, depth))
+              walk_body(branch_body(cond, then_branch), cb, depth + 1);
+            if (cb.exit_branch) cb.exit_branch(cond, then_branch, depth);
+          }
+        });
   }
 }
 }  // namespace detail

@@ -1,78 +1,13 @@
-// Concrete values of index-arithmetic atoms (loop variables, program ids, floor-div/mod nodes)
-// while the interpreter runs, and evaluation of ScalarExprs / Predicates over them.
+// The simulator's atom environment is ir::AtomEnv (ir/atom_env.h), shared with the bounds check.
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
-#include "ir/ir.h"
-#include "ir/scalar_expr.h"
+#include "ir/atom_env.h"
 
 namespace nki::machine {
 
-// Python semantics: floor division rounds toward -inf; the remainder has the divisor's sign.
-inline int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-inline int64_t py_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
-
-inline bool compare(ir::CmpKind c, int64_t v) { return ir::cmp_holds(c, v); }
-
-class AtomEnv {
- public:
-  explicit AtomEnv(const ir::Kernel& k)
-      : k_(k), loop_(static_cast<size_t>(std::max(k.loop_count, 0)) + 1, 0) {
-    for (const ir::Atom& a : k.atoms)
-      if (a.kind == ir::AtomKind::LoopVar && a.loop >= static_cast<int>(loop_.size()))
-        loop_.resize(static_cast<size_t>(a.loop) + 1, 0);
-  }
-
-  void set_loop(int loop_id, int64_t v) {
-    if (loop_id >= static_cast<int>(loop_.size())) loop_.resize(static_cast<size_t>(loop_id) + 1);
-    loop_[static_cast<size_t>(loop_id)] = v;
-  }
-  void set_program_ids(std::vector<int64_t> pid) { pid_ = std::move(pid); }
-  const std::vector<int64_t>& program_ids() const { return pid_; }
-
-  int64_t atom(int id) const {
-    const ir::Atom& a = k_.atoms[static_cast<size_t>(id)];
-    switch (a.kind) {
-      case ir::AtomKind::LoopVar: return a.loop >= 0 ? loop_[static_cast<size_t>(a.loop)] : 0;
-      case ir::AtomKind::ProgramId:
-        return a.axis >= 0 && a.axis < static_cast<int>(pid_.size())
-                   ? pid_[static_cast<size_t>(a.axis)]
-                   : 0;
-      case ir::AtomKind::FloorDiv: return floor_div(eval(a.operand), a.divisor);
-      case ir::AtomKind::Mod: return py_mod(eval(a.operand), a.divisor);
-    }
-    return 0;
-  }
-
-  // Throws ir::IndexOverflow when the value leaves int64 (the executor reports it).
-  int64_t eval(const ir::ScalarExpr& e) const {
-    int64_t v = e.constant;
-    for (const auto& [id, c] : e.terms) {
-      int64_t t;
-      if (__builtin_mul_overflow(c, atom(id), &t) || __builtin_add_overflow(v, t, &v))
-        throw ir::IndexOverflow();
-    }
-    return v;
-  }
-
-  // A predicate without iteration-space terms (an `if` condition).
-  bool holds(const ir::Predicate& p) const { return compare(p.cmp, eval(p.rest)); }
-  bool holds(const ir::Mask& m) const {
-    for (const ir::Predicate& p : m.terms)
-      if (!holds(p)) return false;
-    return true;
-  }
-
- private:
-  const ir::Kernel& k_;
-  std::vector<int64_t> loop_;
-  std::vector<int64_t> pid_;
-};
+using ir::AtomEnv;
+using ir::compare;
+using ir::floor_div;
+using ir::py_mod;
 
 }  // namespace nki::machine

@@ -5,6 +5,7 @@
 
 #include "base/diag_codes.h"
 #include "base/dtype_convert.h"
+#include "ir/walk.h"
 #include "machine/atom_env.h"
 #include "machine/exec_context.h"
 #include "machine/interpreter.h"
@@ -46,22 +47,17 @@ void load_argument(const ir::Kernel& k, Memory& mem, int t, const HostTensor& a,
 // Marks the root of every tensor an instruction may store into (dst, reduce_res; every operand
 // of a Custom instruction, conservatively).
 void mark_written(const std::vector<ir::Stmt>& body, const Memory& mem, std::vector<bool>& w) {
-  for (const ir::Stmt& s : body) {
-    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-      if (in->dst.tensor >= 0) w[static_cast<size_t>(mem.root(in->dst.tensor))] = true;
-      if (in->reduce_res && in->reduce_res->tensor >= 0)
-        w[static_cast<size_t>(mem.root(in->reduce_res->tensor))] = true;
-      if (in->op == ir::Opcode::Custom)
-        for (const ir::Operand& o : in->srcs)
-          if (!o.is_imm && o.access.tensor >= 0)
-            w[static_cast<size_t>(mem.root(o.access.tensor))] = true;
-    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-      mark_written(lp->body, mem, w);
-    } else if (const auto* c = std::get_if<ir::If>(&s.node)) {
-      mark_written(c->then_body, mem, w);
-      mark_written(c->else_body, mem, w);
-    }
-  }
+  ir::WalkCallbacks cb;
+  cb.instr = [&](const ir::Instr& in, int) {
+    if (in.dst.tensor >= 0) w[static_cast<size_t>(mem.root(in.dst.tensor))] = true;
+    if (in.reduce_res && in.reduce_res->tensor >= 0)
+      w[static_cast<size_t>(mem.root(in.reduce_res->tensor))] = true;
+    if (in.op == ir::Opcode::Custom)
+      for (const ir::Operand& o : in.srcs)
+        if (!o.is_imm && o.access.tensor >= 0)
+          w[static_cast<size_t>(mem.root(o.access.tensor))] = true;
+  };
+  ir::walk(body, cb);
 }
 
 HostTensor read_back(const ir::Kernel& k, Memory& mem, int t, bool may_move) {

@@ -1,5 +1,6 @@
 #include "machine/interpreter.h"
 
+#include "ir/walk.h"
 #include "machine/ops.h"
 
 namespace nki::machine {
@@ -26,28 +27,27 @@ struct ScopeWalker {
   }
 
   void walk(const std::vector<ir::Stmt>& body) {
-    for (const ir::Stmt& s : body) {
-      if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-        std::vector<int> ts;
-        tensors_of(in->dst, ts);
-        for (const ir::Operand& o : in->srcs)
-          if (!o.is_imm) tensors_of(o.access, ts);
-        if (in->reduce_res) tensors_of(*in->reduce_res, ts);
-        for (int t : ts) use(t);
-      } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-        nest(lp->body, body);
-      } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-        nest(cond->then_body, body);
-        nest(cond->else_body, body);
-      }
-    }
+    ir::WalkCallbacks cb;
+    cb.instr = [&](const ir::Instr& in, int) {
+      std::vector<int> ts;
+      tensors_of(in.dst, ts);
+      for (const ir::Operand& o : in.srcs)
+        if (!o.is_imm) tensors_of(o.access, ts);
+      if (in.reduce_res) tensors_of(*in.reduce_res, ts);
+      for (int t : ts) use(t);
+    };
+    // Every Loop body and If arm is a block nested in the one being walked.
+    cb.enter_loop = [&](const ir::Loop& lp, int) { return enter(lp.body); };
+    cb.exit_loop = [&](const ir::Loop&, int) { stack.pop_back(); };
+    cb.enter_branch = [&](const ir::If& c, bool then_branch, int) { return enter(ir::branch_body(c, then_branch)); };
+    cb.exit_branch = [&](const ir::If&, bool, int) { stack.pop_back(); };
+    ir::walk(body, cb);
   }
 
-  void nest(const std::vector<ir::Stmt>& inner, const std::vector<ir::Stmt>& outer) {
-    info.parent[&inner] = &outer;
+  bool enter(const std::vector<ir::Stmt>& inner) {
+    info.parent[&inner] = stack.back();
     stack.push_back(&inner);
-    walk(inner);
-    stack.pop_back();
+    return true;
   }
 };
 
@@ -90,24 +90,25 @@ void Interpreter::enter_block(const std::vector<ir::Stmt>& body) {
 
 void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
   for (const ir::Stmt& s : body) {
-    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-      exec(*in);
-    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-      const int64_t trips = lp->trip_count();
-      const ir::Loop* outer = loop_;
-      loop_ = lp;
-      for (int64_t i = 0; i < trips; ++i) {
-        cx_.work.charge(1, lp);
-        cx_.env.set_loop(lp->id, lp->start + i * lp->step);
-        enter_block(lp->body);
-        run_block(lp->body);
-      }
-      loop_ = outer;
-    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-      const auto& branch = cx_.env.holds(cond->cond) ? cond->then_body : cond->else_body;
-      enter_block(branch);
-      run_block(branch);
-    }
+    ir::visit_stmt(
+        s, [&](const ir::Instr& in) { exec(in); },
+        [&](const ir::Loop& lp) {
+          const int64_t trips = lp.trip_count();
+          const ir::Loop* outer = loop_;
+          loop_ = &lp;
+          for (int64_t i = 0; i < trips; ++i) {
+            cx_.work.charge(1, &lp);
+            cx_.env.set_loop(lp.id, lp.start + i * lp.step);
+            enter_block(lp.body);
+            run_block(lp.body);
+          }
+          loop_ = outer;
+        },
+        [&](const ir::If& cond) {
+          const auto& branch = ir::branch_body(cond, cx_.env.holds(cond.cond));
+          enter_block(branch);
+          run_block(branch);
+        });
   }
 }
 

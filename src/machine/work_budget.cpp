@@ -1,10 +1,12 @@
 #include "machine/work_budget.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <variant>
 
 #include "base/diag_codes.h"
+#include "ir/walk.h"
 #include "machine/sim_error.h"
 
 namespace nki::machine {
@@ -27,24 +29,43 @@ int64_t sat_count(const std::vector<int64_t>& shape) {
   return n;
 }
 
+// Work units of a body: instructions plus, per loop, trips x (body + 1); of an if, the cheaper
+// arm. Sums saturate. Sets *heaviest to the deepest loop whose own work exceeds `limit`.
 int64_t block_work(const std::vector<ir::Stmt>& body, int64_t limit, const ir::Loop** heaviest) {
-  int64_t total = 0;
-  for (const ir::Stmt& s : body) {
-    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-      total = sat_add(total, instruction_work(*in));
-    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-      const ir::Loop* before = *heaviest;
-      int64_t w = sat_mul(lp->trip_count(), sat_add(block_work(lp->body, limit, heaviest), 1));
-      if (*heaviest == before && w > limit) *heaviest = lp;  // deepest loop over the limit
-      total = sat_add(total, w);
-    } else if (const auto* c = std::get_if<ir::If>(&s.node)) {
-      // Which arm runs depends on loop values: only the cheaper arm is certain.
-      int64_t a = block_work(c->then_body, limit, heaviest);
-      int64_t b = block_work(c->else_body, limit, heaviest);
-      total = sat_add(total, std::min(a, b));
+  std::vector<int64_t> open{0};                // running total of each enclosing block
+  std::vector<const ir::Loop*> heaviest_before;  // per open loop
+  std::vector<int64_t> then_work;              // per open if: the work of its then arm
+  ir::WalkCallbacks cb;
+  cb.instr = [&](const ir::Instr& in, int) { open.back() = sat_add(open.back(), instruction_work(in)); };
+  cb.enter_loop = [&](const ir::Loop&, int) {
+    heaviest_before.push_back(*heaviest);
+    open.push_back(0);
+    return true;
+  };
+  cb.exit_loop = [&](const ir::Loop& lp, int) {
+    const int64_t w = sat_mul(lp.trip_count(), sat_add(open.back(), 1));
+    open.pop_back();
+    if (*heaviest == heaviest_before.back() && w > limit) *heaviest = &lp;  // deepest loop over the limit
+    heaviest_before.pop_back();
+    open.back() = sat_add(open.back(), w);
+  };
+  cb.enter_branch = [&](const ir::If&, bool, int) {
+    open.push_back(0);
+    return true;
+  };
+  cb.exit_branch = [&](const ir::If&, bool then_branch, int) {
+    const int64_t arm = open.back();
+    open.pop_back();
+    if (then_branch) {
+      then_work.push_back(arm);
+      return;
     }
-  }
-  return total;
+    // Which arm runs depends on loop values: only the cheaper arm is certain.
+    open.back() = sat_add(open.back(), std::min(then_work.back(), arm));
+    then_work.pop_back();
+  };
+  ir::walk(body, cb);
+  return open.back();
 }
 
 std::string loop_text(const ir::Loop& lp) {

@@ -8,7 +8,9 @@
 
 #include "base/diag_codes.h"
 #include "base/diagnostic.h"
+#include "ir/atom_env.h"
 #include "ir/scalar_expr.h"
+#include "ir/walk.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -23,7 +25,7 @@ struct Range {
 
 class BoundsChecker {
  public:
-  explicit BoundsChecker(const ir::Kernel& k) : k_(k), values_(k.atoms.size(), 0) {}
+  explicit BoundsChecker(const ir::Kernel& k) : k_(k), env_(k) {}
 
   void run() {
     std::vector<int64_t> grid = k_.grid.empty() ? std::vector<int64_t>{1} : k_.grid;
@@ -36,54 +38,38 @@ class BoundsChecker {
         pid[a] = rem % grid[a];
         rem /= grid[a];
       }
-      for (size_t i = 0; i < k_.atoms.size(); ++i)
-        if (k_.atoms[i].kind == ir::AtomKind::ProgramId && k_.atoms[i].axis < static_cast<int>(pid.size()))
-          values_[i] = pid[k_.atoms[i].axis];
+      env_.set_program_ids(pid);
       walk(k_.body);
     }
   }
 
  private:
-  int64_t eval(const ir::ScalarExpr& e) {
-    int64_t v = e.constant;
-    for (const auto& [atom, c] : e.terms) {
-      int64_t t;
-      if (__builtin_mul_overflow(c, atom_value(atom), &t) || __builtin_add_overflow(v, t, &v))
-        throw ir::IndexOverflow();
-    }
-    return v;
-  }
+  // Atom values come from the simulator's environment (ir/atom_env.h): the same arithmetic.
+  int64_t eval(const ir::ScalarExpr& e) { return env_.eval(e); }
+  bool holds(const ir::Predicate& p) { return env_.holds(p); }
 
-  int64_t atom_value(int id) {
-    const ir::Atom& a = k_.atoms[id];
-    switch (a.kind) {
-      case ir::AtomKind::LoopVar:
-      case ir::AtomKind::ProgramId: return values_[id];
-      case ir::AtomKind::FloorDiv: return py::floor_div(eval(a.operand), a.divisor);
-      case ir::AtomKind::Mod: return py::floor_mod(eval(a.operand), a.divisor);
-    }
-    return 0;
-  }
-
-  bool holds(const ir::Predicate& p) { return ir::cmp_holds(p.cmp, eval(p.rest)); }
-
+  // Runs the loops with concrete values (a static walk cannot: bounds depend on the iteration).
   void walk(const std::vector<ir::Stmt>& body) {
     for (const ir::Stmt& s : body) {
       if (visits_ >= kMaxVisits) return;
-      if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-        ++visits_;
-        check(*in);
-      } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-        int64_t n = lp->trip_count();
-        // Iterations count as visits too: an empty loop of 10**15 trips must not stall the check.
-        for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i, ++visits_) {
-          values_[lp->atom] = lp->start + i * lp->step;
-          walk(lp->body);
-        }
-      } else if (const auto* iff = std::get_if<ir::If>(&s.node)) {
-        bool taken = std::all_of(iff->cond.terms.begin(), iff->cond.terms.end(), [&](const ir::Predicate& p) { return holds(p); });
-        walk(taken ? iff->then_body : iff->else_body);
-      }
+      ir::visit_stmt(
+          s,
+          [&](const ir::Instr& in) {
+            ++visits_;
+            check(in);
+          },
+          [&](const ir::Loop& lp) {
+            int64_t n = lp.trip_count();
+            // Iterations count as visits too: an empty loop of 10**15 trips must not stall the check.
+            for (int64_t i = 0; i < n && visits_ < kMaxVisits; ++i, ++visits_) {
+              env_.set_loop(lp.id, lp.start + i * lp.step);
+              walk(lp.body);
+            }
+          },
+          [&](const ir::If& iff) {
+            bool taken = std::all_of(iff.cond.terms.begin(), iff.cond.terms.end(), [&](const ir::Predicate& p) { return holds(p); });
+            walk(ir::branch_body(iff, taken));
+          });
     }
   }
 
@@ -181,7 +167,7 @@ class BoundsChecker {
     for (size_t i = 0; i < k_.atoms.size(); ++i) {
       const ir::Atom& a = k_.atoms[i];
       if (a.kind == ir::AtomKind::LoopVar || (a.kind == ir::AtomKind::ProgramId && !k_.grid.empty())) {
-        if (active_atom(i)) s += (s.empty() ? " (at " : ", ") + a.name + "=" + std::to_string(values_[i]);
+        if (active_atom(i)) s += (s.empty() ? " (at " : ", ") + a.name + "=" + std::to_string(env_.atom(static_cast<int>(i)));
       }
     }
     return s.empty() ? s : s + ")";
@@ -206,7 +192,7 @@ class BoundsChecker {
   }
 
   const ir::Kernel& k_;
-  std::vector<int64_t> values_;
+  ir::AtomEnv env_;
   int64_t visits_ = 0;
  public:
   size_t max_errors_ = 1;

@@ -9,6 +9,7 @@
 
 #include "base/diag_codes.h"
 #include "ir/scalar_expr.h"
+#include "ir/walk.h"
 #include "nki/liveness.h"
 #include "nki/lowering.h"
 #include "nki/tracer.h"
@@ -271,18 +272,17 @@ class OperandCheck {
  public:
   OperandCheck(const ir::Kernel& k, Target target) : k_(k), target_(target) {}
 
+  // The first instruction in program order whose operands do not fit.
   std::optional<Diagnostic> walk(const std::vector<ir::Stmt>& body) {
-    for (const ir::Stmt& s : body) {
-      std::optional<Diagnostic> d;
-      if (const auto* in = std::get_if<ir::Instr>(&s.node)) d = instr(*in);
-      else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) d = walk(lp->body);
-      else if (const auto* c = std::get_if<ir::If>(&s.node)) {
-        d = walk(c->then_body);
-        if (!d) d = walk(c->else_body);
-      }
-      if (d) return d;
-    }
-    return std::nullopt;
+    std::optional<Diagnostic> first;
+    ir::WalkCallbacks cb;
+    cb.instr = [&](const ir::Instr& in, int) {
+      if (!first) first = instr(in);
+    };
+    cb.enter_loop = [&](const ir::Loop&, int) { return !first; };
+    cb.enter_branch = [&](const ir::If&, bool, int) { return !first; };
+    ir::walk(body, cb);
+    return first;
   }
 
  private:

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "ir/scalar_expr.h"
+#include "ir/walk.h"
 
 namespace nki::front {
 
@@ -63,40 +64,46 @@ struct Walker {
   }
 
   void walk(const std::vector<ir::Stmt>& body) {
-    for (const ir::Stmt& s : body) {
-      if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-        at.emplace_back();
-        // Sources are read before the destination is written. `+=` (rmw) and accumulating
-        // matmuls read the destination too.
-        for (const ir::Operand& o : in->srcs)
-          if (!o.is_imm) touch(o.access, true, false);
-        const bool dst_read = in->rmw.has_value() || (in->op == ir::Opcode::Matmul && in->accumulate);
-        touch(in->dst, dst_read, true);
-        if (in->reduce_res) touch(*in->reduce_res, false, true);
-        ++pos;
-      } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-        if (lp->id >= 0) {
-          if (loops.size() <= static_cast<size_t>(lp->id)) loops.resize(static_cast<size_t>(lp->id) + 1, nullptr);
-          loops[static_cast<size_t>(lp->id)] = lp;
-        }
-        nest(lp, [&] { walk(lp->body); });
-      } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-        nest(nullptr, [&] {
-          walk(cond->then_body);
-          walk(cond->else_body);
-        });
+    ir::WalkCallbacks cb;
+    cb.instr = [&](const ir::Instr& in, int) {
+      at.emplace_back();
+      // Sources are read before the destination is written. `+=` (rmw) and accumulating
+      // matmuls read the destination too.
+      for (const ir::Operand& o : in.srcs)
+        if (!o.is_imm) touch(o.access, true, false);
+      const bool dst_read = in.rmw.has_value() || (in.op == ir::Opcode::Matmul && in.accumulate);
+      touch(in.dst, dst_read, true);
+      if (in.reduce_res) touch(*in.reduce_res, false, true);
+      ++pos;
+    };
+    cb.enter_loop = [&](const ir::Loop& lp, int) {
+      if (lp.id >= 0) {
+        if (loops.size() <= static_cast<size_t>(lp.id)) loops.resize(static_cast<size_t>(lp.id) + 1, nullptr);
+        loops[static_cast<size_t>(lp.id)] = &lp;
       }
-    }
+      open(&lp);
+      return true;
+    };
+    cb.exit_loop = [&](const ir::Loop&, int) { close(); };
+    // Both arms of an if make one compound.
+    cb.enter_branch = [&](const ir::If&, bool then_branch, int) {
+      if (then_branch) open(nullptr);
+      return true;
+    };
+    cb.exit_branch = [&](const ir::If&, bool then_branch, int) {
+      if (!then_branch) close();
+    };
+    ir::walk(body, cb);
   }
 
-  template <class F>
-  void nest(const ir::Loop* loop, F&& inner) {
-    const int c = static_cast<int>(comps.size());
+  // A Loop (or an If, loop == nullptr) starts at the current position.
+  void open(const ir::Loop* loop) {
+    stack.push_back(static_cast<int>(comps.size()));
     comps.push_back(Compound{pos, -1, loop});
-    stack.push_back(c);
-    inner();
+  }
+  void close() {
+    comps[static_cast<size_t>(stack.back())].last = pos - 1;
     stack.pop_back();
-    comps[static_cast<size_t>(c)].last = pos - 1;
   }
 };
 
