@@ -472,7 +472,8 @@ void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
   auto it = last_time_.find(&in);
   if (it == last_time_.end() || in.dst.tensor < 0) return;
   const double end = it->second.first + offset, done = it->second.second + offset;
-  Unit u = is_dma_instr(k_, in) ? dma_cost(k_, in, t_).queue : compute_cost(k_, in, t_).unit;
+  const InstrInfo& inf = info(in);
+  Unit u = inf.dma ? inf.dc.queue : inf.cc.unit;
   const int ui = static_cast<int>(u);
   ir::for_each_access(in, [&](const ir::Access& a, bool written) {
     Access acc = resolve(a);
@@ -595,7 +596,7 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   const std::string& n = in.name;
   // (nc_transpose / nl.transpose on TensorE are traced as copies or custom ops on the Tensor engine.)
   if ((in.op == ir::Opcode::Custom || in.op == ir::Opcode::Copy) && n.find("transpose") != std::string::npos &&
-      compute_cost(k_, in, t_).unit == Unit::PE)
+      info(in).cc.unit == Unit::PE)
     pe_transpose = true;
   if (in.op == ir::Opcode::Matmul) {
     int seen = 0;
@@ -632,6 +633,27 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   }
 }
 
+const Scheduler::InstrInfo& Scheduler::info(const ir::Instr& in) {
+  auto it = info_.find(&in);
+  if (it != info_.end()) return it->second;
+  InstrInfo x;
+  x.dma = in.dst.tensor >= 0 && is_dma_instr(k_, in);
+  if (x.dma) {
+    x.dc = dma_cost(k_, in, t_);
+  } else if (in.dst.tensor >= 0) {
+    x.cc = compute_cost(k_, in, t_);
+    for (Unit c : auto_candidates(in, t_)) x.alternatives.emplace_back(c, compute_cost(k_, in, t_, static_cast<int>(c)));
+    if (x.cc.pe_broadcast_ns > 0)
+      for (size_t i = 0; i < in.srcs.size(); ++i) {
+        const ir::Operand& o = in.srcs[i];
+        if (o.is_imm || o.access.tensor < 0) continue;
+        const Layout l = layout_of(k_, o.access);
+        if (!l.broadcast_free && !l.hbm && l.partitions == 1) x.broadcast_srcs.push_back(static_cast<int>(i));
+      }
+  }
+  return info_.emplace(&in, std::move(x)).first->second;
+}
+
 void Scheduler::exec(const ir::Instr& in) {
   if (++scheduled_ > o_.max_scheduled_ops)
     throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
@@ -641,15 +663,15 @@ void Scheduler::exec(const ir::Instr& in) {
   // hardware: the first matmul of the accumulation group overwrites the bank ([MM] tutorial,
   // the PSUM accumulation pattern).
   if (in.op == ir::Opcode::Memset && k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer == ir::Buffer::Psum) return;
-  const bool dma = is_dma_instr(k_, in);
+  const InstrInfo& inf = info(in);
+  const bool dma = inf.dma;
   ComputeCost cc;
-  DmaCost dc;
+  const DmaCost& dc = inf.dc;
   Unit u;
   if (dma) {
-    dc = dma_cost(k_, in, t_);
     u = dc.queue;
   } else {
-    cc = compute_cost(k_, in, t_);
+    cc = inf.cc;
     u = cc.unit;
     if (cc.ii_ns == 0 && cc.mm_flops == 0) return;  // device_print and the like: no device work
   }
@@ -711,14 +733,13 @@ void Scheduler::exec(const ir::Instr& in) {
   int pred = -1;
   if (!dma) {
     // The compiler's engine choice: the candidate that finishes first (TP §3.4.5).
-    std::vector<Unit> cands = auto_candidates(in, t_);
-    if (!cands.empty()) {
+    if (!inf.alternatives.empty()) {
       double best_end = 0;
-      for (size_t i = 0; i < cands.size(); ++i) {
-        ComputeCost alt = compute_cost(k_, in, t_, static_cast<int>(cands[i]));
+      for (size_t i = 0; i < inf.alternatives.size(); ++i) {
+        const auto& [cand, alt] = inf.alternatives[i];
         int p = -1;
-        double rd = deps(cands[i], alt.dep_extra_ns, p);
-        double end = std::max(free_at(cands[i]), rd) + alt.ii_ns;
+        double rd = deps(cand, alt.dep_extra_ns, p);
+        double end = std::max(free_at(cand), rd) + alt.ii_ns;
         if (i == 0 || end < best_end - 1e-9) {
           best_end = end;
           cc = alt;
@@ -729,12 +750,30 @@ void Scheduler::exec(const ir::Instr& in) {
     ready = deps(u, cc.dep_extra_ns, pred);
     if (cc.pe_broadcast_ns > 0) {
       // The ones-matmul that broadcasts a [1, F] operand over the partitions (into PSUM).
+      // It reads only the [1, F] operand, so it waits for that operand's writer alone, not for
+      // the consumer's other inputs (RAW per operand, TP §3.6): it runs ahead on TensorE while
+      // VectorE computes the other input.
+      double bready = 0;
+      int bpred = -1;
+      for (int si : inf.broadcast_srcs) {
+        const Access a = resolve(in.srcs[static_cast<size_t>(si)].access);
+        auto it = regions_.find(a.key);
+        if (it == regions_.end()) continue;
+        for (const Entry& e : it->second) {
+          if (e.wunit < 0 || !overlaps(e.box, a.box)) continue;
+          const double t = e.wdone + sync(e.wunit, Unit::PE);
+          if (t > bready) {
+            bready = t;
+            bpred = e.wrec;
+          }
+        }
+      }
       Rec b;
       b.unit = Unit::PE;
       b.instr = &in;
       int pe = static_cast<int>(Unit::PE);
-      b.start = std::max(free_[pe], ready);
-      b.pred = b.start == free_[pe] ? last_[pe] : pred;
+      b.start = std::max(free_[pe], bready);
+      b.pred = b.start == free_[pe] ? last_[pe] : bpred;
       b.end = b.start + cc.pe_broadcast_ns;
       b.done = b.end + t_.pe_latency_cycles / t_.pe_ghz;
       free_[pe] = b.end;

@@ -89,5 +89,106 @@ TEST(OptimizeReplay, BenchRecordsSpeedupsAndReportsShowFastP) {
   fs::remove_all(root);
 }
 
+
+// `nkiagent solve` with the tools of issue 12: agent mode (not optimize) offering
+// compile,verify,profile on a replayed transcript that calls all three; the live cost model
+// answers profile_kernel and the live simulator passes verify_kernel, which ends the episode.
+TEST(SolveReplay, AgentModeWithCompileVerifyProfileRunsAllThreeTools) {
+  fs::path root = fs::temp_directory_path() / ("nki_solve_profile_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::path tasks = make_tasks_dir(root);
+  testing::ChildOptions co;
+  co.timeout_s = 300;
+  testing::ChildResult r = testing::run_child(
+      {testing::nkiagent_path(), "solve", "--task", "l1_add_fp32", "--mode", "agent", "--tools", "compile,verify,profile",
+       "--replay", kSource + "/tests/cli/replays/agent_profile/l1_add_fp32.jsonl", "--tasks-dir", tasks.string(), "--out",
+       (root / "out").string()},
+      co);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_NE(r.out.find("PASS pass task=l1_add_fp32"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("mode=agent"), std::string::npos) << r.out;
+  std::string transcript = read_file(root / "out" / "transcript.jsonl");
+  EXPECT_NE(transcript.find("\"name\":\"profile_kernel\""), std::string::npos);
+  EXPECT_NE(transcript.find("estimate by a Trainium cost model"), std::string::npos);
+  EXPECT_NE(transcript.find("compile: ok"), std::string::npos);
+  EXPECT_NE(transcript.find("\"stop_reason\":\"verified\""), std::string::npos) << transcript.substr(0, 2000);
+  // Agent mode's prompt describes two tools; the third is named in the task message.
+  EXPECT_NE(transcript.find("Tools offered in this episode: `compile_kernel`, `verify_kernel`, `profile_kernel`"),
+            std::string::npos);
+
+  // Without profile in --tools the same replay's profile_kernel call is an unknown tool, and the
+  // episode still ends verified at turn 3.
+  testing::ChildResult r2 = testing::run_child(
+      {testing::nkiagent_path(), "solve", "--task", "l1_add_fp32", "--tools", "verify,compile", "--replay",
+       kSource + "/tests/cli/replays/agent_profile/l1_add_fp32.jsonl", "--tasks-dir", tasks.string(), "--out",
+       (root / "out2").string()},
+      co);
+  ASSERT_TRUE(r2.exited && r2.exit_code == 0) << r2.describe() << "\n" << r2.out << r2.err;
+  std::string t2 = read_file(root / "out2" / "transcript.jsonl");
+  EXPECT_EQ(t2.find("estimate by a Trainium cost model"), std::string::npos);
+  EXPECT_NE(t2.find("profile_kernel"), std::string::npos);  // the model's call, answered as unknown
+  fs::remove_all(root);
+}
+
+// solve --mode optimize --start FILE replays the optimize fixture from an explicit start kernel.
+TEST(SolveReplay, OptimizeModeStartsFromTheStartFile) {
+  fs::path root = fs::temp_directory_path() / ("nki_solve_optimize_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::path tasks = make_tasks_dir(root);
+  testing::ChildOptions co;
+  co.timeout_s = 300;
+  testing::ChildResult r = testing::run_child(
+      {testing::nkiagent_path(), "solve", "--task", "l1_add_fp32", "--mode", "optimize", "--tools", "compile,verify,profile",
+       "--start", kSource + "/solutions/l1_add_fp32.py", "--replay",
+       kSource + "/tests/cli/replays/optimize/l1_add_fp32.jsonl", "--tasks-dir", tasks.string(), "--out",
+       (root / "out").string()},
+      co);
+  ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << "\n" << r.out << r.err;
+  EXPECT_NE(r.out.find("mode=optimize"), std::string::npos) << r.out;
+  // The kept kernel is the fixture's faster one, not the start file.
+  EXPECT_NE(read_file(root / "out" / "kernel.py").find("a[i * P:(i + 1) * P, :]"), std::string::npos);
+  EXPECT_NE(read_file(root / "out" / "transcript.jsonl").find("It passes verification. Its estimated latency is"),
+            std::string::npos);
+
+  // A starting kernel that fails verify is a setup error (exit 2), before any model call.
+  std::ofstream(root / "wrong.py") << read_file(kSource + "/solutions/l1_div_fp32.py");
+  testing::ChildResult bad = testing::run_child(
+      {testing::nkiagent_path(), "solve", "--task", "l1_add_fp32", "--mode", "optimize", "--start",
+       (root / "wrong.py").string(), "--replay", kSource + "/tests/cli/replays/optimize/l1_add_fp32.jsonl",
+       "--tasks-dir", tasks.string(), "--out", (root / "out3").string()},
+      co);
+  EXPECT_TRUE(bad.exited && bad.exit_code == 2) << bad.describe() << "\n" << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("fails verify"), std::string::npos) << bad.err;
+  fs::remove_all(root);
+}
+
+// --tools combinations a mode cannot run are usage errors (exit 2) with one clear line.
+TEST(SolveReplay, ToolCombinationsAreValidatedAgainstTheMode) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases = {
+      {{"--mode", "optimize", "--tools", "compile,profile"}, "optimize mode needs verify"},
+      {{"--mode", "single-shot", "--tools", "compile"}, "single-shot mode offers no tools"},
+      {{"--mode", "agent", "--tools", "compile,compile"}, "listed twice"},
+      {{"--mode", "agent", "--tools", "run"}, "unknown tool 'run'"},
+      {{"--mode", "agent", "--start", "x.py"}, "--start is for --mode optimize"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> argv = {testing::nkiagent_path(), "solve", "--task", "l1_add_fp32", "--model", "openai:x"};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    testing::ChildResult r = testing::run_child(argv, testing::ChildOptions{});
+    EXPECT_TRUE(r.exited && r.exit_code == 2) << c.message << ": " << r.describe();
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+  }
+  // bench applies the same rule, before it opens any run directory.
+  testing::ChildResult b = testing::run_child({testing::nkiagent_path(), "bench", "--model", "openai:x", "--mode",
+                                               "optimize", "--subset", "ablation60", "--tools", "profile,compile"},
+                                              testing::ChildOptions{});
+  EXPECT_TRUE(b.exited && b.exit_code == 2) << b.describe();
+  EXPECT_NE(b.err.find("optimize mode needs verify"), std::string::npos) << b.err;
+}
+
 }  // namespace
 }  // namespace nki::cli
