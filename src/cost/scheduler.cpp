@@ -97,6 +97,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
       // A tile allocated in a loop wants two banks' worth (double buffering), others one.
       psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
+  find_partition_broadcasts();
   last_.fill(-1);
   dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
   act_seen_.assign(64, false);
@@ -202,6 +203,34 @@ void Scheduler::find_invariant_compute() {
     }
   };
   visit(k_.body);
+}
+
+// A tile whose every writer is an on-chip copy from a [1, F] tile onto more partitions is a
+// partition broadcast: the compiler emits a ones-matmul into PSUM and the consumers read PSUM
+// (TP §2.2 [A1]; §3.4 maps broadcast_to across partitions to PE, not to a copy engine).
+void Scheduler::find_partition_broadcasts() {
+  const size_t nt = k_.tensors.size();
+  std::vector<int> writers(nt, 0), broadcast_writers(nt, 0);
+  std::vector<const ir::Instr*> copies;
+  ir::WalkCallbacks cb;
+  cb.instr = [&](const ir::Instr& in, int) {
+    if (in.dst.tensor < 0) return;
+    const size_t root = static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)]);
+    ++writers[root];
+    if (in.op != ir::Opcode::Copy || in.accumulate || in.rmw || in.mask || is_dma_instr(k_, in)) return;
+    if (k_.tensors[root].buffer != ir::Buffer::Sbuf) return;
+    if (compute_cost(k_, in, t_).pe_broadcast_ns <= 0) return;
+    ++broadcast_writers[root];
+    copies.push_back(&in);
+  };
+  ir::walk(k_, cb);
+  psum_resident_.assign(nt, 0);
+  for (size_t i = 0; i < nt; ++i) {
+    const size_t root = static_cast<size_t>(root_[i]);
+    psum_resident_[i] = writers[root] > 0 && writers[root] == broadcast_writers[root];
+  }
+  for (const ir::Instr* in : copies)
+    if (psum_resident_[static_cast<size_t>(in->dst.tensor)]) broadcast_copies_.insert(in);
 }
 
 std::vector<double> Scheduler::clocks() const {
@@ -519,7 +548,7 @@ Scheduler::Access Scheduler::resolve(const ir::Access& a) {
   Access r;
   int root = root_[static_cast<size_t>(a.tensor)];
   r.key = static_cast<int64_t>(root) * 32 + instance_[static_cast<size_t>(root)];
-  r.box = root == a.tensor ? access_box(k_, a, env_) : Box{{}, {}, true};
+  r.box = root == a.tensor ? access_box(k_, a, env_) : Box::whole_tensor();
   return r;
 }
 
@@ -537,7 +566,7 @@ void Scheduler::memset_tile(int tensor) {
   const double ii = std::max(t_.min_ii, n) / t_.dve_ghz;
   ir::Access whole;
   whole.tensor = tensor;
-  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box{{}, {}, true}};
+  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box::whole_tensor()};
   auto& entries = regions_[acc.key];
   double ready = 0;
   int pred = last_[static_cast<int>(Unit::DVE)];
@@ -561,7 +590,7 @@ void Scheduler::memset_tile(int tensor) {
   ++tot_.count[static_cast<int>(Unit::DVE)];
   ++tot_.instructions;
   entries.clear();
-  entries.push_back(Entry{Box{{}, {}, true}, r.done, kNever, static_cast<int>(Unit::DVE), -1, id, -1});
+  entries.push_back(Entry{Box::whole_tensor(), r.done, kNever, static_cast<int>(Unit::DVE), -1, id, -1});
 }
 
 void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::string& msg, const std::string& hint) {
@@ -583,8 +612,8 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
     if (sd.role != ir::TensorRole::Internal && !reads.empty() && !src->indirect && loaded_.size() < 200000) {
       Box b = access_box(k_, *src, env_);
       std::vector<int64_t> key = {root_[static_cast<size_t>(src->tensor)]};
-      key.insert(key.end(), b.lo.begin(), b.lo.end());
-      key.insert(key.end(), b.hi.begin(), b.hi.end());
+      key.insert(key.end(), b.lo.begin(), b.lo.begin() + b.rank);
+      key.insert(key.end(), b.hi.begin(), b.hi.begin() + b.rank);
       if (!b.whole && !loaded_.insert(key).second && !hbm_written_.count(key[0]))
         lint(in, "perf_redundant_reload", "this load reads an HBM region that an earlier load already brought into SBUF",
              "load the tile once outside the loop (or in an outer loop) and reuse it; nothing writes that region in between");
@@ -640,9 +669,18 @@ const Scheduler::InstrInfo& Scheduler::info(const ir::Instr& in) {
   x.dma = in.dst.tensor >= 0 && is_dma_instr(k_, in);
   if (x.dma) {
     x.dc = dma_cost(k_, in, t_);
-  } else if (in.dst.tensor >= 0) {
+  } else if (broadcast_copies_.count(&in)) {
+    // The ones-matmul is the instruction: TensorE time, result in PSUM after the PE latency.
     x.cc = compute_cost(k_, in, t_);
-    for (Unit c : auto_candidates(in, t_)) x.alternatives.emplace_back(c, compute_cost(k_, in, t_, static_cast<int>(c)));
+    x.cc.unit = Unit::PE;
+    x.cc.ii_ns = x.cc.pe_broadcast_ns;
+    x.cc.lat_ns = x.cc.ii_ns + t_.pe_latency_cycles / t_.pe_ghz;
+    x.cc.dep_extra_ns = 0;
+    x.cc.pe_broadcast_ns = 0;
+  } else if (in.dst.tensor >= 0) {
+    x.cc = compute_cost(k_, in, t_, -1, &psum_resident_);
+    for (Unit c : auto_candidates(in, t_))
+      x.alternatives.emplace_back(c, compute_cost(k_, in, t_, static_cast<int>(c), &psum_resident_));
     if (x.cc.pe_broadcast_ns > 0)
       for (size_t i = 0; i < in.srcs.size(); ++i) {
         const ir::Operand& o = in.srcs[i];
@@ -676,7 +714,11 @@ void Scheduler::exec(const ir::Instr& in) {
     if (cc.ii_ns == 0 && cc.mm_flops == 0) return;  // device_print and the like: no device work
   }
   // Operands at the current loop values.
-  std::vector<Access> reads, writes;
+  // Scratch vectors kept across calls (exec does not recurse): no allocation per instruction.
+  std::vector<Access>& reads = reads_;
+  std::vector<Access>& writes = writes_;
+  reads.clear();
+  writes.clear();
   ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
   const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
   perf_lints(in, dma, reads);

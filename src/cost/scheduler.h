@@ -102,6 +102,13 @@ class Scheduler {
   std::unordered_set<const ir::Instr*> hoisted_;
   std::unordered_map<const void*, int64_t> body_size_;
   std::unordered_map<const ir::Instr*, InstrInfo> info_;
+  std::vector<Access> reads_, writes_;  // exec's operands (reused)
+  // Partition broadcasts ([1, F] copied onto every partition, e.g. tile.broadcast_to): the copy is
+  // the ones-matmul itself, on TensorE into PSUM, and its tile is read from PSUM (TP §2.2 [A1],
+  // §3.4 operation table). By tensor id; the copies by instruction.
+  std::vector<char> psum_resident_;
+  std::unordered_set<const ir::Instr*> broadcast_copies_;
+  void find_partition_broadcasts();
 
   std::array<double, kNumUnits> free_{};     // engine / queue next issue time
   std::array<double, kNumUnits> covered_{};  // DMA queues: busy-interval union so far
