@@ -32,6 +32,7 @@ fs::path make_tasks_dir(const fs::path& root) {
   fs::create_directories(tasks / "subsets");
   for (const char* id : {"l1_add_fp32", "l1_div_fp32"}) fs::create_directory_symlink(kSource + "/tasks/" + id, tasks / id);
   fs::copy_file(kSource + "/tasks/baselines.json", tasks / "baselines.json");
+  fs::copy_file(kSource + "/tasks/baselines.trn2.json", tasks / "baselines.trn2.json");
   std::ofstream(tasks / "subsets" / "opt2.txt") << "l1_add_fp32\nl1_div_fp32\n";
   return tasks;
 }
@@ -89,6 +90,38 @@ TEST(OptimizeReplay, BenchRecordsSpeedupsAndReportsShowFastP) {
   fs::remove_all(root);
 }
 
+
+// bench --target trn2 estimates on trn2 and divides by the trn2 baselines: the kept reference
+// solution of l1_div_fp32 has speedup 1 only against its own target's baseline (the trn1 and trn2
+// estimates differ), and without baselines.trn2.json the run has no baselines at all.
+TEST(OptimizeReplay, BenchOnTrn2UsesTheTrn2Baselines) {
+  fs::path root = fs::temp_directory_path() / ("nki_optimize_trn2_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::path tasks = make_tasks_dir(root);
+  testing::ChildOptions co;
+  co.timeout_s = 300;
+  auto bench = [&](const fs::path& run) {
+    return testing::run_child(
+        {testing::nkiagent_path(), "bench", "--model", "scripted:optimize-fixture", "--mode", "optimize", "--tools",
+         "compile,verify,profile", "--subset", "opt2", "--tasks-dir", tasks.string(), "--solutions-dir",
+         kSource + "/solutions", "--replay-dir", kSource + "/tests/cli/replays/optimize", "--run-dir", run.string(),
+         "--target", "trn2"},
+        co);
+  };
+  testing::ChildResult b = bench(root / "run");
+  ASSERT_TRUE(b.exited && b.exit_code == 0) << b.describe() << "\n" << b.out << b.err;
+  eval::ResultsDb db((root / "run" / "results.sqlite").string(), eval::OpenMode::ReadOnly);
+  std::map<std::string, eval::EpisodeOutcome> by_task;
+  for (const auto& e : db.load_episodes()) by_task[e.task.id] = e.outcome;
+  ASSERT_TRUE(by_task["l1_div_fp32"].speedup().has_value());
+  EXPECT_NEAR(*by_task["l1_div_fp32"].speedup(), 1.0, 1e-5);
+
+  fs::remove(tasks / "baselines.trn2.json");
+  testing::ChildResult nob = bench(root / "run2");
+  ASSERT_TRUE(nob.exited && nob.exit_code == 0) << nob.describe() << "\n" << nob.out << nob.err;
+  EXPECT_NE(nob.err.find("baselines.trn2.json"), std::string::npos) << nob.err;
+  fs::remove_all(root);
+}
 
 // `nkiagent solve` with the tools of issue 12: agent mode (not optimize) offering
 // compile,verify,profile on a replayed transcript that calls all three; the live cost model
