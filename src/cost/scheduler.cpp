@@ -22,6 +22,21 @@ int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
     if (static_cast<int>(d) != t.partition_dim) n *= std::max<int64_t>(t.shape[d], 1);
   return n * static_cast<int64_t>(dtype_size(t.dtype));
 }
+// ir::for_each_access's order (dst, sources, reduce_res; each followed by its indirect index
+// tensors) without its std::function: the scheduler visits the operands of every scheduled and
+// replayed instruction, and a capturing lambda wrapped in std::function allocates each time.
+template <typename F>
+void visit_accesses(const ir::Instr& in, F&& f) {
+  auto visit = [&f](auto&& self, const ir::Access& a, bool written) -> void {
+    if (a.tensor < 0) return;
+    f(a, written);
+    if (a.indirect && a.indirect->index) self(self, *a.indirect->index, false);
+  };
+  visit(visit, in.dst, true);
+  for (const ir::Operand& o : in.srcs)
+    if (!o.is_imm) visit(visit, o.access, false);
+  if (in.reduce_res) visit(visit, *in.reduce_res, true);
+}
 }  // namespace
 
 void Totals::add_scaled(const Totals& a, const Totals& b, int64_t n) {
@@ -446,17 +461,24 @@ void Scheduler::run_block(const std::vector<ir::Stmt>& body, int depth, bool fir
       // times it runs; walking its iterations would only spend time (an untrusted kernel can
       // ask for 2^36 of them).
       if (body_size(lp->body) == 0) continue;
+      // The callbacks capture one pointer, so std::function keeps them without allocating.
+      struct LoopCtx {
+        Scheduler* s;
+        const ir::Loop* lp;
+        int depth;
+      } ctx{this, lp, depth};
+      const LoopCtx* c = &ctx;
       iterate(
           lp->trip_count(), depth + 1, lp,
-          [&](int64_t i) {
-            env_.set_loop(lp->id, lp->start + i * lp->step);
-            enter_block(lp->body);
-            run_block(lp->body, depth + 1, i == 0);
+          [c](int64_t i) {
+            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+            c->s->enter_block(c->lp->body);
+            c->s->run_block(c->lp->body, c->depth + 1, i == 0);
           },
-          [&](int64_t i, double offset, int rec) {
-            env_.set_loop(lp->id, lp->start + i * lp->step);
-            enter_block(lp->body, false);
-            replay_block(lp->body, offset, rec, i == 0);
+          [c](int64_t i, double offset, int rec) {
+            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+            c->s->enter_block(c->lp->body, false);
+            c->s->replay_block(c->lp->body, offset, rec, i == 0);
           });
     } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
       const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
@@ -504,7 +526,7 @@ void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
   const InstrInfo& inf = info(in);
   Unit u = inf.dma ? inf.dc.queue : inf.cc.unit;
   const int ui = static_cast<int>(u);
-  ir::for_each_access(in, [&](const ir::Access& a, bool written) {
+  visit_accesses(in, [&](const ir::Access& a, bool written) {
     Access acc = resolve(a);
     if (written) {
       auto& entries = regions_[acc.key];
@@ -719,7 +741,7 @@ void Scheduler::exec(const ir::Instr& in) {
   std::vector<Access>& writes = writes_;
   reads.clear();
   writes.clear();
-  ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
+  visit_accesses(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
   const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
   perf_lints(in, dma, reads);
 
@@ -856,7 +878,7 @@ void Scheduler::exec(const ir::Instr& in) {
     tot_.mm_flops += cc.mm_flops;
     tot_.transpose_flops += cc.transpose_flops;
     tot_.vector_flops += cc.vector_flops;
-    if (cc.fp32_matmul && !linted_.count({"perf_fp32_matmul", in.loc.line}))
+    if (cc.fp32_matmul && fp32_checked_.insert(&in).second && !linted_.count({"perf_fp32_matmul", in.loc.line}))
       lint(in, "perf_fp32_matmul", "matmul with fp32 operands runs at 1/4 of the bf16 rate on the Tensor Engine",
            "load or cast the operands to bfloat16 when the accuracy allows (fp32 PSUM accumulation is kept)");
   } else {

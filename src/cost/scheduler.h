@@ -103,6 +103,7 @@ class Scheduler {
   std::unordered_map<const void*, int64_t> body_size_;
   std::unordered_map<const ir::Instr*, InstrInfo> info_;
   std::vector<Access> reads_, writes_;  // exec's operands (reused)
+  std::unordered_set<const ir::Instr*> fp32_checked_;  // perf_fp32_matmul looked at once per instruction
   // Partition broadcasts ([1, F] copied onto every partition, e.g. tile.broadcast_to): the copy is
   // the ones-matmul itself, on TensorE into PSUM, and its tile is read from PSUM (TP §2.2 [A1],
   // §3.4 operation table). By tensor id; the copies by instruction.
