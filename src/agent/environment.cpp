@@ -41,9 +41,21 @@ Environment::Environment(Mode mode, int max_turns, EpisodePrompts prompts, Kerne
       prompts_(std::move(prompts)),
       tools_(tools),
       events_(std::move(events)) {
-  toolbox_.add(compile_kernel_tool([this](const std::string& code) { return tools_.compile_kernel(code); }));
-  toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }, mode != Mode::Optimize));
+  const ToolOffer& offer = tools_.offer();
+  if (offer.compile)
+    toolbox_.add(compile_kernel_tool([this](const std::string& code) { return tools_.compile_kernel(code); }));
+  if (offer.verify)
+    toolbox_.add(verify_kernel_tool([this](const std::string& code) { return verify(code); }, mode != Mode::Optimize));
   for (KernelTool& extra : tools_.extra_tools()) toolbox_.add(std::move(extra));
+  // The mode's prompt describes compile_kernel and verify_kernel (optimize: and profile_kernel
+  // when offered); any other set is named in the task message so the prompt stays true.
+  const bool described = offer.compile && offer.verify && (mode_ == Mode::Optimize || toolbox_.names().size() == 2);
+  if (uses_tools(mode_) && !described) {
+    std::string names;
+    for (const std::string& n : toolbox_.names()) names += (names.empty() ? "`" : ", `") + n + "`";
+    prompts_.task += "\nTools offered in this episode: " + names +
+                     " (the list above is replaced by this one; each takes the whole kernel source in `code`).\n";
+  }
   if (mode_ == Mode::Optimize && !prompts_.start_kernel.empty()) {
     // The starting kernel is the answer until a verified kernel beats it (kernel_turn 0).
     judged_.final_kernel = prompts_.start_kernel;

@@ -1,5 +1,6 @@
 #include "agent/solve_command.h"
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -93,6 +94,15 @@ void write_result_json(const SolveOptions& o, const std::string& model_label, co
   write_file(s.result_path, rj.dump(2) + "\n");
 }
 
+std::string read_start_kernel(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw IoError("cannot read the starting kernel '" + path + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  if (s.str().find_first_not_of(" \t\r\n") == std::string::npos) throw IoError("the starting kernel '" + path + "' is empty");
+  return s.str();
+}
+
 }  // namespace
 
 SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
@@ -104,9 +114,35 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
 
   std::string model_label;
   std::unique_ptr<ModelClient> client = open_client(o, deps, prompts_dir, model_label);
+  if (o.tools_given) {
+    std::string problem = validate_tool_offer(o.tools, o.mode);
+    if (!problem.empty()) throw std::invalid_argument(problem);
+  }
+  if (o.mode == Mode::Optimize) {
+    if (o.start_path.empty()) throw std::invalid_argument("optimize mode needs a starting kernel: --start FILE");
+    task.start_kernel = read_start_kernel(o.start_path);
+  }
   // Render the prompts now so a broken prompt file fails before the tools are built.
   build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
   std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id);
+  tools->set_offer(o.tools);
+  if (o.mode == Mode::Optimize) {
+    // The harness keeps the starting kernel as the answer until a faster verified one appears,
+    // so it must be correct itself (bench starts from the reference solutions, which are).
+    ToolResult start = tools->verify_kernel(task.start_kernel);
+    if (!start.passed) {
+      std::string first = first_diagnostic(start.text);
+      throw std::invalid_argument("optimize mode needs a correct starting kernel; " + o.start_path +
+                                  " fails verify" + (first.empty() ? "" : ": " + first));
+    }
+    std::optional<double> est = tools->estimate_latency(task.start_kernel);
+    task.start_note = "It passes verification.";
+    if (est) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, " Its estimated latency is %.2f us (cost model).", *est / 1e3);
+      task.start_note += buf;
+    }
+  }
 
   fs::path out = o.out_dir.empty() ? fs::path("runs") / o.task_id : fs::path(o.out_dir);
   std::error_code ec;

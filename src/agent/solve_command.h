@@ -41,6 +41,11 @@ struct SolveOptions {
   double max_wall_s = 0;
   std::optional<double> temperature;
   bool prompt_cache = true;    // --no-prompt-cache turns Anthropic cache breakpoints off
+  ToolOffer tools;             // --tools (agent and optimize mode)
+  bool tools_given = false;    // checked against the mode once a replay's recorded mode is known
+  // Optimize mode: the starting kernel (--start FILE). It must pass verify_kernel; the episode
+  // then looks for a faster kernel that also passes.
+  std::string start_path;
 };
 
 struct SolveOutcome {
@@ -52,6 +57,7 @@ struct SolveOutcome {
 };
 
 // Runs the episode and writes kernel.py, transcript.jsonl and result.json under out_dir.
+// Optimize mode verifies the starting kernel first; one that fails is a setup error.
 // Throws ModelError(Config / Replay), nki::IoError or std::invalid_argument for setup
 // problems; failures during the episode are part of the result instead.
 SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps);

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <set>
+#include <stdexcept>
+#include <utility>
 
 namespace nki::agent {
 
@@ -13,6 +15,40 @@ const char* failure_kind_name(FailureKind k) {
     case FailureKind::Mismatch: return "mismatch";
   }
   return "unspecified";
+}
+
+ToolOffer parse_tool_offer(const std::string& text) {
+  ToolOffer o{false, false, false};
+  size_t pos = 0;
+  while (true) {
+    size_t comma = text.find(',', pos);
+    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    bool* slot = item == "compile" ? &o.compile : item == "verify" ? &o.verify : item == "profile" ? &o.profile : nullptr;
+    if (!slot) {
+      if (item.empty()) throw std::invalid_argument("--tools: empty tool name in '" + text + "' (compile, verify, profile)");
+      throw std::invalid_argument("--tools: unknown tool '" + item + "' (compile, verify, profile)");
+    }
+    if (*slot) throw std::invalid_argument("--tools: '" + item + "' is listed twice");
+    *slot = true;
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  return o;
+}
+
+std::string tool_offer_text(const ToolOffer& o) {
+  std::string s;
+  for (auto [on, name] : {std::pair<bool, const char*>{o.compile, "compile"}, {o.verify, "verify"}, {o.profile, "profile"}})
+    if (on) s += (s.empty() ? "" : ",") + std::string(name);
+  return s;
+}
+
+std::string validate_tool_offer(const ToolOffer& o, Mode mode) {
+  if (mode == Mode::SingleShot || mode == Mode::MultiTurn)
+    return std::string("--tools: ") + mode_name(mode) + " mode offers no tools (agent or optimize mode do)";
+  if (mode == Mode::Optimize && !o.verify)
+    return "--tools: optimize mode needs verify (only kernels that passed verify_kernel count)";
+  return {};
 }
 
 namespace {

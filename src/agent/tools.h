@@ -48,9 +48,28 @@ struct KernelTool {
   bool pass_ends_episode = false;  // verify_kernel: a passing check solves the task
 };
 
+// Which tools an episode offers (--tools): compile_kernel and verify_kernel by default,
+// profile_kernel on request. Either of the first two may be dropped where the mode allows it
+// (validate_tool_offer).
+struct ToolOffer {
+  bool compile = true, verify = true, profile = false;
+  bool operator==(const ToolOffer& o) const { return compile == o.compile && verify == o.verify && profile == o.profile; }
+};
+// "compile,verify,profile" in any order and subset; throws std::invalid_argument naming an
+// unknown or repeated tool, or an empty list.
+ToolOffer parse_tool_offer(const std::string& text);
+// The canonical spelling: the offered tools in the order compile, verify, profile.
+std::string tool_offer_text(const ToolOffer& o);
+// Empty, or why `mode` cannot run with these tools: optimize mode keeps only kernels that passed
+// verify_kernel, so it needs verify; single-shot and multi-turn offer no tools at all.
+std::string validate_tool_offer(const ToolOffer& o, Mode mode);
+
 class KernelTools {
  public:
   virtual ~KernelTools() = default;
+  // Which of compile_kernel / verify_kernel / profile_kernel the model is offered.
+  void set_offer(const ToolOffer& o) { offer_ = o; }
+  const ToolOffer& offer() const { return offer_; }
   // Parses, traces and statically checks the kernel without running it.
   virtual ToolResult compile_kernel(const std::string& code) = 0;
   // Runs the kernel on the task's inputs and compares with the reference within tolerance.
@@ -71,6 +90,9 @@ class KernelTools {
     (void)code;
     return std::nullopt;
   }
+
+ protected:
+  ToolOffer offer_;
 };
 
 // A named tensor of the task, as text the prompt shows verbatim.

@@ -15,8 +15,9 @@ eval::EpisodeFn simulator_episodes(const ParsedOptions& o) {
   s.base_url = o.text("base-url");
   s.timeout_s = *o.real("timeout");
   s.replay_dir = o.text("replay-dir");
-  s.offer_profile = tools_list(o.text("tools")).find("profile") != std::string::npos;
+  s.tools = agent::parse_tool_offer(tools_list(o, parse_mode(o.text("mode")).value_or(Mode::Agent)));
   s.solutions_dir = o.text("solutions-dir");
+  s.target = target_from(o);
   if (!s.replay_dir.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(s.replay_dir, ec))

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "agent/tools.h"
 #include "cli/common.h"
 #include "cli/stop_signals.h"
 #include "eval/metrics.h"
@@ -14,22 +15,22 @@
 
 namespace nki::cli {
 
-// "compile,verify[,profile]" in that order; compile and verify are always offered.
-std::string tools_list(const std::string& text) {
-  bool profile = false, compile = false, verify = false;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t comma = text.find(',', pos);
-    std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-    if (item == "compile") compile = true;
-    else if (item == "verify") verify = true;
-    else if (item == "profile") profile = true;
-    else throw UsageError("--tools: unknown tool '" + item + "' (compile, verify, profile)");
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
+// The canonical --tools value (compile, verify, profile in that order) for `mode`; a mode
+// without tools keeps the default when --tools is not given (the run's identity is unchanged).
+std::string tools_list(const ParsedOptions& o, Mode mode) {
+  if (!uses_tools(mode)) {
+    if (o.has("tools")) throw UsageError(agent::validate_tool_offer(agent::ToolOffer{}, mode));
+    return agent::tool_offer_text(agent::ToolOffer{});
   }
-  if (!compile || !verify) throw UsageError("--tools: compile and verify are always offered; list them (e.g. compile,verify,profile)");
-  return profile ? "compile,verify,profile" : "compile,verify";
+  agent::ToolOffer offer;
+  try {
+    offer = agent::parse_tool_offer(o.text("tools"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  std::string problem = agent::validate_tool_offer(offer, mode);
+  if (!problem.empty()) throw UsageError(problem);
+  return agent::tool_offer_text(offer);
 }
 
 namespace {
@@ -47,8 +48,9 @@ std::vector<OptionSpec> bench_options() {
       choice_option("mode", "agent|multi-turn|single-shot|optimize", {"agent", "multi-turn", "single-shot", "optimize"},
                     "episode mode (required); optimize starts from the task's reference solution\n"
                     "and asks for a faster kernel that stays correct"),
-      text_option("tools", "LIST", "tools offered in agent and optimize mode: compile,verify or\n"
-                  "compile,verify,profile (profile_kernel: the cost model's estimate)", "compile,verify"),
+      text_option("tools", "LIST", "tools offered in agent and optimize mode, a subset of\n"
+                  "compile,verify,profile (profile_kernel: the cost model's estimate);\n"
+                  "optimize mode needs verify", "compile,verify"),
       text_option("solutions-dir", "DIR", "optimize mode: starting kernels DIR/<task_id>.py\n"
                   "(default TASKS_DIR/../solutions)"),
       text_option("subset", "NAME", "ablation60 | balanced150 | ...: TASKS_DIR/subsets/NAME.txt; all: every task\n"
@@ -59,6 +61,7 @@ std::vector<OptionSpec> bench_options() {
       run_dir,
       text_option("shard", "I/N", "run only items j with j mod N == I of the (task, sample) list (0-based)"),
       tasks_dir_option(),
+      target_option(),
       flag_option("retry-api-errors", "run finished episodes whose verdict is api_error again"),
       text_option("base-url", "URL", "model API root (OpenAI-compatible or Anthropic endpoint)"),
       timeout,
@@ -84,7 +87,9 @@ eval::BenchOptions bench_options_from(const ParsedOptions& o) {
   c.model = o.text("model");
   c.mode = *eval::parse_mode(o.text("mode"));  // the table admits only the three mode names
   c.subset = o.text("subset");
-  c.tools = tools_list(o.text("tools"));
+  c.tools = tools_list(o, c.mode);
+  // verify simulates this NeuronCore; estimates and speed baselines (TASKS_DIR/baselines*.json) match it.
+  c.target = target_from(o) == front::Target::Trn2 ? "trn2" : "trn1";
   c.samples = static_cast<int>(*o.integer("samples"));
   c.max_turns = static_cast<int>(o.integer("max-turns").value_or(c.mode == eval::Mode::SingleShot ? 1 : 10));
   if (o.has("shard")) {
@@ -115,7 +120,7 @@ void print_speed(const std::string& run_dir) {
                 100 * sp.fast_p(0), 100 * sp.fast_p(1), 100 * sp.fast_p(2), sp.episodes, sp.geomean_speedup(),
                 sp.with_speedup, sp.mean_pct_of_peak());
   std::cout << buf << "\n";
-  if (sp.no_baseline) std::cout << sp.no_baseline << " episode(s) of tasks without a baseline (tasks/baselines.json)\n";
+  if (sp.no_baseline) std::cout << sp.no_baseline << " episode(s) of tasks without a baseline (TASKS_DIR/baselines.json, or baselines.trn2.json for --target trn2)\n";
 }
 
 int print_summary(const eval::BenchSummary& s, const std::string& run_dir) {

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 
+#include "base/episode_vocab.h"
 #include "cli/command.h"
 #include "eval/episode.h"
 
@@ -15,9 +16,10 @@ namespace nki::cli {
 using EpisodeFnFactory = std::function<eval::EpisodeFn(const ParsedOptions&)>;
 Command make_bench_command(EpisodeFnFactory episodes);
 
-// The canonical --tools value ("compile,verify" or "compile,verify,profile"); UsageError for an
-// unknown tool or a list without compile and verify.
-std::string tools_list(const std::string& text);
+// The canonical --tools value for `mode` (the offered subset of compile,verify,profile, in that
+// order); UsageError for an unknown or repeated tool, --tools with a mode that offers none, or
+// optimize mode without verify (agent::validate_tool_offer).
+std::string tools_list(const ParsedOptions& o, Mode mode);
 
 // The nkiagent episodes: the agent on the simulator, with a live model or replayed transcripts.
 eval::EpisodeFn simulator_episodes(const ParsedOptions& o);

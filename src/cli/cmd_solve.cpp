@@ -29,15 +29,24 @@ std::vector<OptionSpec> solve_options() {
   prompts.default_help = "$NKI_PROMPTS_DIR or the source tree's prompts/";
   OptionSpec prices = text_option("prices", "FILE", "price table");
   prices.default_help = "$NKI_AGENT_PRICES or <prompts>/prices.json";
-  OptionSpec mode = choice_option("mode", "agent|multi-turn|single-shot", {"agent", "multi-turn", "single-shot"},
-                                  "agent (tools) | multi-turn (self-review, no tools) | single-shot (one reply)");
+  OptionSpec mode = choice_option("mode", "agent|multi-turn|single-shot|optimize",
+                                  {"agent", "multi-turn", "single-shot", "optimize"},
+                                  "agent (tools) | multi-turn (self-review, no tools) | single-shot (one reply)\n"
+                                  "| optimize (make the --start kernel faster, keep it correct)");
   mode.default_help = "agent; a replay: the recorded mode";
+  OptionSpec start = text_option("start", "FILE", "optimize mode: the starting kernel; it must pass verify");
+  start.default_help = "TASKS_DIR/../solutions/<task>.py, the reference solution";
   return {
       text_option("task", "ID", "task to solve (required)"),
       text_option("model", "P:NAME",
                   "openai:NAME or anthropic:NAME (keys: OPENAI_API_KEY, ANTHROPIC_API_KEY);\n"
                   "required unless --replay"),
       mode,
+      text_option("tools", "LIST",
+                  "tools offered in agent and optimize mode, a subset of compile,verify,profile\n"
+                  "(profile_kernel: the cost model's estimate); optimize mode needs verify",
+                  "compile,verify"),
+      start,
       integer_option("max-turns", "N", 1, 1000, "model calls per episode (single-shot always makes 1)", "10"),
       out,
       text_option("replay", "FILE",
@@ -93,6 +102,20 @@ agent::SolveOptions solve_options_from(const ParsedOptions& o) {
   s.prompts_dir = o.text("prompts");
   s.prices_path = o.text("prices");
   if (s.task_id.empty()) throw UsageError("--task is required");
+  try {
+    s.tools = agent::parse_tool_offer(o.text("tools"));
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  s.tools_given = o.has("tools");
+  // A replay without --mode learns its mode from the transcript; run_solve checks it then.
+  if (s.tools_given && s.mode_given) {
+    std::string problem = agent::validate_tool_offer(s.tools, s.mode);
+    if (!problem.empty()) throw UsageError(problem);
+  }
+  if (o.has("start") && s.mode_given && s.mode != agent::Mode::Optimize)
+    throw UsageError("--start is for --mode optimize");
+  s.start_path = o.has("start") ? o.text("start") : tasks_root_from(o) + "/../solutions/" + s.task_id + ".py";
   if (s.model_spec.empty() && s.replay_path.empty()) throw UsageError("--model or --replay is required");
   return s;
 }

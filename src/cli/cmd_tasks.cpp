@@ -277,6 +277,10 @@ Command make_tasks_command() {
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
   solutions.default_help = "TASKS_DIR/../solutions";
   solutions.help += " and baselines";
+  OptionSpec baselines_target = choice_option("target", "trn1|trn2", {"trn1", "trn2"},
+                                              "for baselines: only this target's file (trn1: baselines.json,\n"
+                                              "trn2: baselines.trn2.json)");
+  baselines_target.default_help = "both";
   c.spec.options = {
       text_option("subset", "NAME",
                   "the tasks listed in TASKS_DIR/subsets/NAME.txt; all: every task directory",
@@ -288,6 +292,7 @@ Command make_tasks_command() {
       solutions,
       flag_option("check", "for baselines: compare TASKS_DIR/baselines.json with a fresh estimate\n"
                   "instead of writing it (exit 1 when stale)"),
+      baselines_target,
       flag_option("cross", "for stats: also the level x category x dtype x rank table"),
       integer_option("per-level", "N", 1, 1000, "for select-balanced: tasks per level", "50"),
       text_option("out", "FILE", "for select-balanced: write the list here (e.g.\n"

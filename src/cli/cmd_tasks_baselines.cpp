@@ -3,6 +3,7 @@
 // "Speed") divide by a committed number and a stale file is caught by --check (a ctest).
 #include "cli/task_baselines.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -27,20 +28,27 @@ void report_missing(const toolchain::BaselineFile& f) {
 
 }  // namespace
 
-int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
-                   const std::string& solutions_dir) {
+namespace {
+
+// One target's file: written, or with --check compared (returns 1 when stale).
+int baselines_for(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
+                  const std::string& solutions_dir, cost::Target target) {
   size_t done = 0;
+  const std::string label = cost::target_name(target);
   toolchain::BaselineFile fresh = toolchain::compute_baselines(
-      root, solutions_dir, ids, [&](const std::string& id, const toolchain::Baseline&) {
-        std::cerr << "\r[" << ++done << "/" << ids.size() << "] " << id << "                    " << std::flush;
-      });
+      root, solutions_dir, ids,
+      [&](const std::string& id, const toolchain::Baseline&) {
+        std::cerr << "\r[" << label << " " << ++done << "/" << ids.size() << "] " << id << "                    "
+                  << std::flush;
+      },
+      target);
   std::cerr << "\n";
-  const std::string path = toolchain::baselines_path(root);
+  const std::string path = toolchain::baselines_path(root, target);
   report_missing(fresh);
   if (o.flag("check")) {
     std::optional<toolchain::BaselineFile> committed;
     try {
-      committed = toolchain::load_baselines(root);
+      committed = toolchain::load_baselines(root, target);
     } catch (const std::runtime_error& e) {
       throw IoError(e.what());
     }
@@ -49,7 +57,7 @@ int task_baselines(const ParsedOptions& o, const std::string& root, const std::v
       return 1;
     }
     std::vector<std::string> diffs = toolchain::compare_baselines(*committed, fresh);
-    for (const std::string& d : diffs) std::cout << "STALE " << d << "\n";
+    for (const std::string& d : diffs) std::cout << "STALE " << label << " " << d << "\n";
     if (!diffs.empty()) {
       std::cout << path << " is stale (" << diffs.size() << " difference(s)); run nkiagent tasks baselines\n";
       return 1;
@@ -63,6 +71,18 @@ int task_baselines(const ParsedOptions& o, const std::string& root, const std::v
   if (!out) throw IoError("cannot write " + path);
   std::cout << "wrote " << path << "\n";
   return 0;
+}
+
+}  // namespace
+
+int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
+                   const std::string& solutions_dir) {
+  // Both targets' files unless --target names one (bench reads the file of its --target).
+  std::vector<cost::Target> targets = {cost::Target::Trn1, cost::Target::Trn2};
+  if (o.has("target")) targets = {o.text("target") == "trn2" ? cost::Target::Trn2 : cost::Target::Trn1};
+  int rc = 0;
+  for (cost::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions_dir, t));
+  return rc;
 }
 
 }  // namespace nki::cli

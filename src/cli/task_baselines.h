@@ -1,4 +1,5 @@
-// nkiagent tasks baselines [--check]: the per-task baseline latencies (tasks/baselines.json).
+// nkiagent tasks baselines [--check] [--target T]: the per-task baseline latencies
+// (tasks/baselines.json for trn1, tasks/baselines.trn2.json for trn2).
 #pragma once
 
 #include <string>
@@ -8,8 +9,8 @@
 
 namespace nki::cli {
 
-// Writes TASKS_DIR/baselines.json for `ids` (or, with --check, compares it with a fresh
-// computation and returns 1 on any difference). Tasks without a baseline are listed, never fatal.
+// Writes both targets' baseline files for `ids` (only --target's when given), or with --check
+// compares them with a fresh computation and returns 1 on any difference. Tasks without a baseline are listed, never fatal.
 int task_baselines(const ParsedOptions& o, const std::string& tasks_root, const std::vector<std::string>& ids,
                    const std::string& solutions_dir);
 

@@ -78,24 +78,24 @@ std::vector<int64_t> storage_strides(const ir::TensorDecl& t) {
 }
 
 bool overlaps(const Box& a, const Box& b) {
-  if (a.whole || b.whole || a.lo.size() != b.lo.size()) return true;
-  for (size_t d = 0; d < a.lo.size(); ++d)
+  if (a.whole || b.whole || a.rank != b.rank) return true;
+  for (size_t d = 0; d < a.rank; ++d)
     if (a.hi[d] < b.lo[d] || b.hi[d] < a.lo[d]) return false;
   return true;
 }
 
 bool covers(const Box& outer, const Box& inner) {
   if (outer.whole) return true;
-  if (inner.whole || outer.lo.size() != inner.lo.size()) return false;
-  for (size_t d = 0; d < outer.lo.size(); ++d)
+  if (inner.whole || outer.rank != inner.rank) return false;
+  for (size_t d = 0; d < outer.rank; ++d)
     if (inner.lo[d] < outer.lo[d] || inner.hi[d] > outer.hi[d]) return false;
   return true;
 }
 
 Box bounding(const Box& a, const Box& b) {
-  if (a.whole || b.whole || a.lo.size() != b.lo.size()) return Box{{}, {}, true};
+  if (a.whole || b.whole || a.rank != b.rank) return Box::whole_tensor();
   Box r = a;
-  for (size_t d = 0; d < a.lo.size(); ++d) {
+  for (size_t d = 0; d < a.rank; ++d) {
     r.lo[d] = std::min(a.lo[d], b.lo[d]);
     r.hi[d] = std::max(a.hi[d], b.hi[d]);
   }
@@ -106,10 +106,9 @@ Box access_box(const ir::Kernel& k, const ir::Access& a, const AtomValues& env) 
   Box b;
   const ir::TensorDecl& t = k.tensors[static_cast<size_t>(a.tensor)];
   // Views share storage with another shape: track them as the whole root tensor.
-  if (t.alias_of >= 0 || a.offset.size() != t.shape.size()) return Box{{}, {}, true};
+  if (t.alias_of >= 0 || a.offset.size() != t.shape.size() || t.shape.size() > Box::kMaxRank) return Box::whole_tensor();
   const size_t r = t.shape.size();
-  b.lo.resize(r);
-  b.hi.resize(r);
+  b.rank = static_cast<uint8_t>(r);
   for (size_t d = 0; d < r; ++d) {
     if (a.indirect && a.indirect->dim == static_cast<int>(d)) {
       b.lo[d] = 0;

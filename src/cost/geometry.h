@@ -3,6 +3,7 @@
 // partition, innermost stride, contiguous runs) for the per-instruction and DMA formulas.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -32,9 +33,19 @@ class AtomValues {
 // over the non-partition dims within one partition (the partition dim gets stride 0).
 std::vector<int64_t> storage_strides(const ir::TensorDecl& t);
 
+// Stored inline: the scheduler makes one for every operand of every instruction it schedules or
+// replays, and heap-allocated bounds were most of the model's fixed cost on small kernels
+// (docs/performance.md). Tensors of higher rank are tracked whole (conservative).
 struct Box {
-  std::vector<int64_t> lo, hi;  // inclusive, per tensor dim
-  bool whole = false;           // the whole tensor (views, indirect indices)
+  static constexpr size_t kMaxRank = 8;
+  std::array<int64_t, kMaxRank> lo{}, hi{};  // inclusive, per tensor dim (the first `rank`)
+  uint8_t rank = 0;
+  bool whole = false;  // the whole tensor (views, indirect indices)
+  static Box whole_tensor() {
+    Box b;
+    b.whole = true;
+    return b;
+  }
 };
 bool overlaps(const Box& a, const Box& b);
 bool covers(const Box& outer, const Box& inner);

@@ -90,7 +90,8 @@ std::vector<Unit> auto_candidates(const ir::Instr& in, const CostTable& t) {
   return c;
 }
 
-ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTable& t, int force) {
+ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTable& t, int force,
+                         const std::vector<char>* psum_resident) {
   ComputeCost c;
   c.unit = force >= 0 ? static_cast<Unit>(force) : unit_of(in.engine);
   const Layout dst = in.dst.tensor >= 0 ? layout_of(k, in.dst) : Layout{};
@@ -102,6 +103,11 @@ ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTab
   for (const ir::Operand& o : in.srcs) {
     if (o.is_imm || o.access.tensor < 0) continue;
     Layout l = layout_of(k, o.access);
+    if (psum_resident && static_cast<size_t>(o.access.tensor) < psum_resident->size() &&
+        (*psum_resident)[static_cast<size_t>(o.access.tensor)]) {
+      l.psum = true;
+      l.sbuf = false;
+    }
     all16 &= is16(l.dtype);
     if (l.broadcast_free) continue;
     ++streaming;

@@ -26,8 +26,11 @@ struct ComputeCost {
   // ones-matmul on TensorE into PSUM first [A1] (TP §3.4.1): its PE time.
   double pe_broadcast_ns = 0;
 };
-// Cost on the instruction's engine, or on `force` (Auto engine choice).
-ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTable& t, int force = -1);
+// Cost on the instruction's engine, or on `force` (Auto engine choice). `psum_resident` (by
+// tensor id, may be null) marks on-chip tiles that live in PSUM although declared in SBUF: the
+// destination of a partition broadcast, which is a ones-matmul into PSUM (TP §2.2 [A1], §3.4).
+ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTable& t, int force = -1,
+                         const std::vector<char>* psum_resident = nullptr);
 
 // Engines the compiler may choose for `in` (empty when the engine is fixed).
 std::vector<Unit> auto_candidates(const ir::Instr& in, const CostTable& t);

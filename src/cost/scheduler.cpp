@@ -22,6 +22,21 @@ int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
     if (static_cast<int>(d) != t.partition_dim) n *= std::max<int64_t>(t.shape[d], 1);
   return n * static_cast<int64_t>(dtype_size(t.dtype));
 }
+// ir::for_each_access's order (dst, sources, reduce_res; each followed by its indirect index
+// tensors) without its std::function: the scheduler visits the operands of every scheduled and
+// replayed instruction, and a capturing lambda wrapped in std::function allocates each time.
+template <typename F>
+void visit_accesses(const ir::Instr& in, F&& f) {
+  auto visit = [&f](auto&& self, const ir::Access& a, bool written) -> void {
+    if (a.tensor < 0) return;
+    f(a, written);
+    if (a.indirect && a.indirect->index) self(self, *a.indirect->index, false);
+  };
+  visit(visit, in.dst, true);
+  for (const ir::Operand& o : in.srcs)
+    if (!o.is_imm) visit(visit, o.access, false);
+  if (in.reduce_res) visit(visit, *in.reduce_res, true);
+}
 }  // namespace
 
 void Totals::add_scaled(const Totals& a, const Totals& b, int64_t n) {
@@ -97,6 +112,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
       // A tile allocated in a loop wants two banks' worth (double buffering), others one.
       psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
+  find_partition_broadcasts();
   last_.fill(-1);
   dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
   act_seen_.assign(64, false);
@@ -202,6 +218,34 @@ void Scheduler::find_invariant_compute() {
     }
   };
   visit(k_.body);
+}
+
+// A tile whose every writer is an on-chip copy from a [1, F] tile onto more partitions is a
+// partition broadcast: the compiler emits a ones-matmul into PSUM and the consumers read PSUM
+// (TP §2.2 [A1]; §3.4 maps broadcast_to across partitions to PE, not to a copy engine).
+void Scheduler::find_partition_broadcasts() {
+  const size_t nt = k_.tensors.size();
+  std::vector<int> writers(nt, 0), broadcast_writers(nt, 0);
+  std::vector<const ir::Instr*> copies;
+  ir::WalkCallbacks cb;
+  cb.instr = [&](const ir::Instr& in, int) {
+    if (in.dst.tensor < 0) return;
+    const size_t root = static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)]);
+    ++writers[root];
+    if (in.op != ir::Opcode::Copy || in.accumulate || in.rmw || in.mask || is_dma_instr(k_, in)) return;
+    if (k_.tensors[root].buffer != ir::Buffer::Sbuf) return;
+    if (compute_cost(k_, in, t_).pe_broadcast_ns <= 0) return;
+    ++broadcast_writers[root];
+    copies.push_back(&in);
+  };
+  ir::walk(k_, cb);
+  psum_resident_.assign(nt, 0);
+  for (size_t i = 0; i < nt; ++i) {
+    const size_t root = static_cast<size_t>(root_[i]);
+    psum_resident_[i] = writers[root] > 0 && writers[root] == broadcast_writers[root];
+  }
+  for (const ir::Instr* in : copies)
+    if (psum_resident_[static_cast<size_t>(in->dst.tensor)]) broadcast_copies_.insert(in);
 }
 
 std::vector<double> Scheduler::clocks() const {
@@ -417,17 +461,24 @@ void Scheduler::run_block(const std::vector<ir::Stmt>& body, int depth, bool fir
       // times it runs; walking its iterations would only spend time (an untrusted kernel can
       // ask for 2^36 of them).
       if (body_size(lp->body) == 0) continue;
+      // The callbacks capture one pointer, so std::function keeps them without allocating.
+      struct LoopCtx {
+        Scheduler* s;
+        const ir::Loop* lp;
+        int depth;
+      } ctx{this, lp, depth};
+      const LoopCtx* c = &ctx;
       iterate(
           lp->trip_count(), depth + 1, lp,
-          [&](int64_t i) {
-            env_.set_loop(lp->id, lp->start + i * lp->step);
-            enter_block(lp->body);
-            run_block(lp->body, depth + 1, i == 0);
+          [c](int64_t i) {
+            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+            c->s->enter_block(c->lp->body);
+            c->s->run_block(c->lp->body, c->depth + 1, i == 0);
           },
-          [&](int64_t i, double offset, int rec) {
-            env_.set_loop(lp->id, lp->start + i * lp->step);
-            enter_block(lp->body, false);
-            replay_block(lp->body, offset, rec, i == 0);
+          [c](int64_t i, double offset, int rec) {
+            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+            c->s->enter_block(c->lp->body, false);
+            c->s->replay_block(c->lp->body, offset, rec, i == 0);
           });
     } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
       const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
@@ -472,9 +523,10 @@ void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
   auto it = last_time_.find(&in);
   if (it == last_time_.end() || in.dst.tensor < 0) return;
   const double end = it->second.first + offset, done = it->second.second + offset;
-  Unit u = is_dma_instr(k_, in) ? dma_cost(k_, in, t_).queue : compute_cost(k_, in, t_).unit;
+  const InstrInfo& inf = info(in);
+  Unit u = inf.dma ? inf.dc.queue : inf.cc.unit;
   const int ui = static_cast<int>(u);
-  ir::for_each_access(in, [&](const ir::Access& a, bool written) {
+  visit_accesses(in, [&](const ir::Access& a, bool written) {
     Access acc = resolve(a);
     if (written) {
       auto& entries = regions_[acc.key];
@@ -518,7 +570,7 @@ Scheduler::Access Scheduler::resolve(const ir::Access& a) {
   Access r;
   int root = root_[static_cast<size_t>(a.tensor)];
   r.key = static_cast<int64_t>(root) * 32 + instance_[static_cast<size_t>(root)];
-  r.box = root == a.tensor ? access_box(k_, a, env_) : Box{{}, {}, true};
+  r.box = root == a.tensor ? access_box(k_, a, env_) : Box::whole_tensor();
   return r;
 }
 
@@ -536,7 +588,7 @@ void Scheduler::memset_tile(int tensor) {
   const double ii = std::max(t_.min_ii, n) / t_.dve_ghz;
   ir::Access whole;
   whole.tensor = tensor;
-  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box{{}, {}, true}};
+  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box::whole_tensor()};
   auto& entries = regions_[acc.key];
   double ready = 0;
   int pred = last_[static_cast<int>(Unit::DVE)];
@@ -560,7 +612,7 @@ void Scheduler::memset_tile(int tensor) {
   ++tot_.count[static_cast<int>(Unit::DVE)];
   ++tot_.instructions;
   entries.clear();
-  entries.push_back(Entry{Box{{}, {}, true}, r.done, kNever, static_cast<int>(Unit::DVE), -1, id, -1});
+  entries.push_back(Entry{Box::whole_tensor(), r.done, kNever, static_cast<int>(Unit::DVE), -1, id, -1});
 }
 
 void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::string& msg, const std::string& hint) {
@@ -582,8 +634,8 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
     if (sd.role != ir::TensorRole::Internal && !reads.empty() && !src->indirect && loaded_.size() < 200000) {
       Box b = access_box(k_, *src, env_);
       std::vector<int64_t> key = {root_[static_cast<size_t>(src->tensor)]};
-      key.insert(key.end(), b.lo.begin(), b.lo.end());
-      key.insert(key.end(), b.hi.begin(), b.hi.end());
+      key.insert(key.end(), b.lo.begin(), b.lo.begin() + b.rank);
+      key.insert(key.end(), b.hi.begin(), b.hi.begin() + b.rank);
       if (!b.whole && !loaded_.insert(key).second && !hbm_written_.count(key[0]))
         lint(in, "perf_redundant_reload", "this load reads an HBM region that an earlier load already brought into SBUF",
              "load the tile once outside the loop (or in an outer loop) and reuse it; nothing writes that region in between");
@@ -595,7 +647,7 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   const std::string& n = in.name;
   // (nc_transpose / nl.transpose on TensorE are traced as copies or custom ops on the Tensor engine.)
   if ((in.op == ir::Opcode::Custom || in.op == ir::Opcode::Copy) && n.find("transpose") != std::string::npos &&
-      compute_cost(k_, in, t_).unit == Unit::PE)
+      info(in).cc.unit == Unit::PE)
     pe_transpose = true;
   if (in.op == ir::Opcode::Matmul) {
     int seen = 0;
@@ -632,6 +684,36 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   }
 }
 
+const Scheduler::InstrInfo& Scheduler::info(const ir::Instr& in) {
+  auto it = info_.find(&in);
+  if (it != info_.end()) return it->second;
+  InstrInfo x;
+  x.dma = in.dst.tensor >= 0 && is_dma_instr(k_, in);
+  if (x.dma) {
+    x.dc = dma_cost(k_, in, t_);
+  } else if (broadcast_copies_.count(&in)) {
+    // The ones-matmul is the instruction: TensorE time, result in PSUM after the PE latency.
+    x.cc = compute_cost(k_, in, t_);
+    x.cc.unit = Unit::PE;
+    x.cc.ii_ns = x.cc.pe_broadcast_ns;
+    x.cc.lat_ns = x.cc.ii_ns + t_.pe_latency_cycles / t_.pe_ghz;
+    x.cc.dep_extra_ns = 0;
+    x.cc.pe_broadcast_ns = 0;
+  } else if (in.dst.tensor >= 0) {
+    x.cc = compute_cost(k_, in, t_, -1, &psum_resident_);
+    for (Unit c : auto_candidates(in, t_))
+      x.alternatives.emplace_back(c, compute_cost(k_, in, t_, static_cast<int>(c), &psum_resident_));
+    if (x.cc.pe_broadcast_ns > 0)
+      for (size_t i = 0; i < in.srcs.size(); ++i) {
+        const ir::Operand& o = in.srcs[i];
+        if (o.is_imm || o.access.tensor < 0) continue;
+        const Layout l = layout_of(k_, o.access);
+        if (!l.broadcast_free && !l.hbm && l.partitions == 1) x.broadcast_srcs.push_back(static_cast<int>(i));
+      }
+  }
+  return info_.emplace(&in, std::move(x)).first->second;
+}
+
 void Scheduler::exec(const ir::Instr& in) {
   if (++scheduled_ > o_.max_scheduled_ops)
     throw CostBudgetError("the cost model scheduled more than " + std::to_string(o_.max_scheduled_ops) +
@@ -641,21 +723,25 @@ void Scheduler::exec(const ir::Instr& in) {
   // hardware: the first matmul of the accumulation group overwrites the bank ([MM] tutorial,
   // the PSUM accumulation pattern).
   if (in.op == ir::Opcode::Memset && k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer == ir::Buffer::Psum) return;
-  const bool dma = is_dma_instr(k_, in);
+  const InstrInfo& inf = info(in);
+  const bool dma = inf.dma;
   ComputeCost cc;
-  DmaCost dc;
+  const DmaCost& dc = inf.dc;
   Unit u;
   if (dma) {
-    dc = dma_cost(k_, in, t_);
     u = dc.queue;
   } else {
-    cc = compute_cost(k_, in, t_);
+    cc = inf.cc;
     u = cc.unit;
     if (cc.ii_ns == 0 && cc.mm_flops == 0) return;  // device_print and the like: no device work
   }
   // Operands at the current loop values.
-  std::vector<Access> reads, writes;
-  ir::for_each_access(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
+  // Scratch vectors kept across calls (exec does not recurse): no allocation per instruction.
+  std::vector<Access>& reads = reads_;
+  std::vector<Access>& writes = writes_;
+  reads.clear();
+  writes.clear();
+  visit_accesses(in, [&](const ir::Access& a, bool written) { (written ? writes : reads).push_back(resolve(a)); });
   const bool reads_dst = in.accumulate || in.rmw.has_value() || in.mask.has_value();
   perf_lints(in, dma, reads);
 
@@ -711,14 +797,13 @@ void Scheduler::exec(const ir::Instr& in) {
   int pred = -1;
   if (!dma) {
     // The compiler's engine choice: the candidate that finishes first (TP §3.4.5).
-    std::vector<Unit> cands = auto_candidates(in, t_);
-    if (!cands.empty()) {
+    if (!inf.alternatives.empty()) {
       double best_end = 0;
-      for (size_t i = 0; i < cands.size(); ++i) {
-        ComputeCost alt = compute_cost(k_, in, t_, static_cast<int>(cands[i]));
+      for (size_t i = 0; i < inf.alternatives.size(); ++i) {
+        const auto& [cand, alt] = inf.alternatives[i];
         int p = -1;
-        double rd = deps(cands[i], alt.dep_extra_ns, p);
-        double end = std::max(free_at(cands[i]), rd) + alt.ii_ns;
+        double rd = deps(cand, alt.dep_extra_ns, p);
+        double end = std::max(free_at(cand), rd) + alt.ii_ns;
         if (i == 0 || end < best_end - 1e-9) {
           best_end = end;
           cc = alt;
@@ -729,12 +814,30 @@ void Scheduler::exec(const ir::Instr& in) {
     ready = deps(u, cc.dep_extra_ns, pred);
     if (cc.pe_broadcast_ns > 0) {
       // The ones-matmul that broadcasts a [1, F] operand over the partitions (into PSUM).
+      // It reads only the [1, F] operand, so it waits for that operand's writer alone, not for
+      // the consumer's other inputs (RAW per operand, TP §3.6): it runs ahead on TensorE while
+      // VectorE computes the other input.
+      double bready = 0;
+      int bpred = -1;
+      for (int si : inf.broadcast_srcs) {
+        const Access a = resolve(in.srcs[static_cast<size_t>(si)].access);
+        auto it = regions_.find(a.key);
+        if (it == regions_.end()) continue;
+        for (const Entry& e : it->second) {
+          if (e.wunit < 0 || !overlaps(e.box, a.box)) continue;
+          const double t = e.wdone + sync(e.wunit, Unit::PE);
+          if (t > bready) {
+            bready = t;
+            bpred = e.wrec;
+          }
+        }
+      }
       Rec b;
       b.unit = Unit::PE;
       b.instr = &in;
       int pe = static_cast<int>(Unit::PE);
-      b.start = std::max(free_[pe], ready);
-      b.pred = b.start == free_[pe] ? last_[pe] : pred;
+      b.start = std::max(free_[pe], bready);
+      b.pred = b.start == free_[pe] ? last_[pe] : bpred;
       b.end = b.start + cc.pe_broadcast_ns;
       b.done = b.end + t_.pe_latency_cycles / t_.pe_ghz;
       free_[pe] = b.end;
@@ -775,7 +878,7 @@ void Scheduler::exec(const ir::Instr& in) {
     tot_.mm_flops += cc.mm_flops;
     tot_.transpose_flops += cc.transpose_flops;
     tot_.vector_flops += cc.vector_flops;
-    if (cc.fp32_matmul && !linted_.count({"perf_fp32_matmul", in.loc.line}))
+    if (cc.fp32_matmul && fp32_checked_.insert(&in).second && !linted_.count({"perf_fp32_matmul", in.loc.line}))
       lint(in, "perf_fp32_matmul", "matmul with fp32 operands runs at 1/4 of the bf16 rate on the Tensor Engine",
            "load or cast the operands to bfloat16 when the accuracy allows (fp32 PSUM accumulation is kept)");
   } else {

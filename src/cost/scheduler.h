@@ -54,6 +54,16 @@ class Scheduler {
     int64_t key;
     Box box;
   };
+  // What an instruction costs does not depend on loop values (shapes and strides are static), so
+  // it is worked out once per instruction, not once per scheduled or replayed execution.
+  struct InstrInfo {
+    bool dma = false;
+    DmaCost dc;
+    ComputeCost cc;                       // on the instruction's own engine
+    std::vector<std::pair<Unit, ComputeCost>> alternatives;  // the compiler's engine choice
+    std::vector<int> broadcast_srcs;      // indices into srcs of [1, F] partition-broadcast operands
+  };
+  const InstrInfo& info(const ir::Instr& in);
   // Timeline state compared between iterations to detect a steady state.
   std::vector<double> clocks() const;
   // Work done so far per resource (compute engines, DMA engines, HBM), same purpose.
@@ -91,6 +101,15 @@ class Scheduler {
   // Loop-invariant compute the compiler hoists: runs on the first iteration of its loop only.
   std::unordered_set<const ir::Instr*> hoisted_;
   std::unordered_map<const void*, int64_t> body_size_;
+  std::unordered_map<const ir::Instr*, InstrInfo> info_;
+  std::vector<Access> reads_, writes_;  // exec's operands (reused)
+  std::unordered_set<const ir::Instr*> fp32_checked_;  // perf_fp32_matmul looked at once per instruction
+  // Partition broadcasts ([1, F] copied onto every partition, e.g. tile.broadcast_to): the copy is
+  // the ones-matmul itself, on TensorE into PSUM, and its tile is read from PSUM (TP §2.2 [A1],
+  // §3.4 operation table). By tensor id; the copies by instruction.
+  std::vector<char> psum_resident_;
+  std::unordered_set<const ir::Instr*> broadcast_copies_;
+  void find_partition_broadcasts();
 
   std::array<double, kNumUnits> free_{};     // engine / queue next issue time
   std::array<double, kNumUnits> covered_{};  // DMA queues: busy-interval union so far

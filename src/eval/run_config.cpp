@@ -39,6 +39,7 @@ std::string config_to_json(const RunConfig& c) {
       {"samples", c.samples},
       {"max_turns", c.max_turns},
       {"tools", c.tools},
+      {"target", c.target},
       {"task_list_fingerprint", c.task_list_fingerprint},
       {"task_count", c.task_count},
       {"shard", shard_text(c.shard)},
@@ -60,6 +61,8 @@ RunConfig config_from_json(const std::string& text) {
     c.max_turns = j.at("max_turns").get<int>();
     // Absent in runs started before --tools existed: they offered compile and verify.
     if (j.contains("tools")) c.tools = j.at("tools").get<std::string>();
+    // Absent in runs started before bench had --target: they ran on trn1.
+    if (j.contains("target")) c.target = j.at("target").get<std::string>();
     c.task_list_fingerprint = j.at("task_list_fingerprint").get<std::string>();
     c.task_count = j.at("task_count").get<int>();
     c.shard = parse_shard(j.at("shard").get<std::string>());
@@ -84,6 +87,7 @@ std::string describe_config_difference(const RunConfig& a, const RunConfig& b, b
   field("samples", a.samples, b.samples);
   field("max_turns", a.max_turns, b.max_turns);
   field("tools", a.tools, b.tools);
+  field("target", a.target, b.target);
   field("task list", a.task_list_fingerprint, b.task_list_fingerprint);
   if (!ignore_shard) field("shard", shard_text(a.shard), shard_text(b.shard));
   return out.str();

@@ -32,6 +32,7 @@ struct RunConfig {
   int samples = 1;        // independent episodes per task
   int max_turns = 10;
   std::string tools = "compile,verify";  // the tools offered in agent and optimize mode (--tools)
+  std::string target = "trn1";  // --target: simulated NeuronCore, cost model and speed baselines
   std::string task_list_fingerprint;  // hash of the ordered (id, level) list the subset expanded to
   int task_count = 0;
   ShardSpec shard;
@@ -42,7 +43,7 @@ struct RunConfig {
 
   bool operator==(const RunConfig& o) const {
     return model == o.model && mode == o.mode && subset == o.subset && samples == o.samples &&
-           max_turns == o.max_turns && tools == o.tools && task_list_fingerprint == o.task_list_fingerprint &&
+           max_turns == o.max_turns && tools == o.tools && target == o.target && task_list_fingerprint == o.task_list_fingerprint &&
            task_count == o.task_count && shard == o.shard;
   }
 };

@@ -96,12 +96,12 @@ std::string constructor_text(const std::string& init_args_json) {
   return out + ")";
 }
 
-std::string start_note(const std::optional<KernelEstimate>& e, std::optional<double> baseline_ns) {
+std::string start_note(const std::optional<KernelEstimate>& e, std::optional<double> baseline_ns, front::Target target) {
   std::string note = "It passes verification.";
   char buf[200];
   if (e) {
-    std::snprintf(buf, sizeof buf, " Its estimated latency is %.2f us on one trn1 NeuronCore (cost model; %s-bound).",
-                  e->latency_ns / 1e3, e->bound.c_str());
+    std::snprintf(buf, sizeof buf, " Its estimated latency is %.2f us on one %s NeuronCore (cost model; %s-bound).",
+                  e->latency_ns / 1e3, target == front::Target::Trn2 ? "trn2" : "trn1", e->bound.c_str());
     note += buf;
   }
   if (baseline_ns) {
@@ -217,7 +217,7 @@ agent::ToolResult SimulatorTools::final_verdict(const std::string& code) {
 }
 
 std::vector<agent::KernelTool> SimulatorTools::extra_tools() {
-  if (!offer_profile_) return {};
+  if (!offer_.profile) return {};
   return {agent::profile_kernel_tool([this](const std::string& code) { return profile_kernel(code); })};
 }
 
@@ -226,7 +226,10 @@ std::optional<KernelEstimate> SimulatorTools::estimate(const std::string& code) 
   if (it != estimates_.end()) return it->second;
   std::optional<RunSettings> s = settings_until_deadline(kFinalVerdictSeconds);
   std::optional<KernelEstimate> est;
-  if (s) est = estimate_for_task(task_, std::make_shared<SourceFile>("kernel.py", code), s->isolation).estimate;
+  if (s)
+    est = estimate_for_task(task_, std::make_shared<SourceFile>("kernel.py", code), s->isolation,
+                            cost_target(s->trace.target))
+              .estimate;
   estimates_[code] = est;
   return est;
 }
@@ -284,14 +287,16 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   std::string prompts = agent::resolve_prompts_dir(settings.prompts_dir);
   auto prices = std::make_shared<const agent::PriceTable>(
       agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
-  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root);
+  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root, cost_target(settings.target));
   // Reported once per run: every episode is then recorded without a baseline (no speedup).
   if (!baselines->problem().empty()) std::cerr << "nkiagent bench: no speedup baselines: " << baselines->problem() << "\n";
   return [settings, prompts, prices, baselines](const eval::EpisodeRequest& req) {
     auto start = std::chrono::steady_clock::now();
     TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
-    SimulatorTools tools(task, RunSettings{}, HeldOut{settings.held_out_trials, req.held_out_secret});
-    tools.offer_profile(settings.offer_profile);
+    RunSettings run;
+    run.trace.target = settings.target;
+    SimulatorTools tools(task, run, HeldOut{settings.held_out_trials, req.held_out_secret});
+    tools.set_offer(settings.tools);
     std::unique_ptr<agent::ModelClient> client;
     if (!settings.replay_dir.empty()) {
       client = agent::ReplayClient::from_transcript(settings.replay_dir + "/" + req.task_id + ".jsonl");
@@ -308,7 +313,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     if (req.mode == Mode::Optimize) {
       std::string dir = settings.solutions_dir.empty() ? settings.tasks_root + "/../solutions" : settings.solutions_dir;
       ep.task.start_kernel = read_text(dir + "/" + req.task_id + ".py");
-      ep.task.start_note = start_note(tools.estimate(ep.task.start_kernel), baselines->latency_ns(req.task_id));
+      ep.task.start_note = start_note(tools.estimate(ep.task.start_kernel), baselines->latency_ns(req.task_id), settings.target);
     }
     ep.mode = req.mode;
     ep.max_turns = req.max_turns;

@@ -36,10 +36,10 @@ class SimulatorTools : public agent::KernelTools {
   explicit SimulatorTools(TaskSpec task, RunSettings settings = {}, HeldOut held_out = {});
   // Offers profile_kernel (the cost model's estimate with the task's shapes) after compile and
   // verify (--tools compile,verify,profile).
-  void offer_profile(bool on) { offer_profile_ = on; }
+  void offer_profile(bool on) { offer_.profile = on; }
   std::vector<agent::KernelTool> extra_tools() override;
-  // The cost model's estimate (trn1) with the task's shapes, compiled under the run's isolation;
-  // memoised by code.
+  // The cost model's estimate (on settings.trace.target) with the task's shapes, compiled under
+  // the run's isolation; memoised by code.
   std::optional<double> estimate_latency(const std::string& code) override;
   std::optional<KernelEstimate> estimate(const std::string& code);
   agent::ToolResult profile_kernel(const std::string& code);
@@ -61,7 +61,6 @@ class SimulatorTools : public agent::KernelTools {
   RunSettings settings_;
   HeldOut held_out_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;
-  bool offer_profile_ = false;
   std::map<std::string, std::optional<KernelEstimate>> estimates_;
 };
 
@@ -75,8 +74,11 @@ struct EpisodeSettings {
   std::string prompts_dir;  // empty: default
   std::string replay_dir;   // when set: replay DIR/<task_id>.jsonl instead of calling a model
   int held_out_trials = 2;  // per final verdict; seeded by EpisodeRequest::held_out_secret
-  bool offer_profile = false;  // --tools compile,verify,profile
+  agent::ToolOffer tools;      // --tools (default compile,verify; profile adds profile_kernel)
   std::string solutions_dir;   // optimize mode starts from <dir>/<task_id>.py; empty: TASKS/../solutions
+  // --target: the NeuronCore verify simulates and the cost model estimates; the speed baselines
+  // come from that target's file (baselines_path).
+  front::Target target = front::Target::Trn1;
 };
 
 // The episode function `nkiagent bench` runs: one agent episode on the simulator per request.

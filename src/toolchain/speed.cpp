@@ -60,15 +60,19 @@ EstimateOutcome estimate_for_task(const TaskSpec& task, const SourceFilePtr& fil
   return out;
 }
 
-std::string baselines_path(const std::string& tasks_root) {
-  return (std::filesystem::path(tasks_root) / "baselines.json").string();
+std::string baselines_path(const std::string& tasks_root, cost::Target target) {
+  // trn1 keeps the original name, so runs and tools that predate trn2 baselines still find theirs.
+  const char* name = target == cost::Target::Trn2 ? "baselines.trn2.json" : "baselines.json";
+  return (std::filesystem::path(tasks_root) / name).string();
 }
 
 BaselineFile compute_baselines(const std::string& tasks_root, const std::string& solutions_dir,
                                const std::vector<std::string>& ids,
-                               const std::function<void(const std::string&, const Baseline&)>& progress) {
+                               const std::function<void(const std::string&, const Baseline&)>& progress,
+                               cost::Target target) {
   BaselineFile f;
-  f.cost_model = cost_model_id(cost::Target::Trn1);
+  f.cost_model = cost_model_id(target);
+  f.target = cost::target_name(target);
   Isolation in_process;
   in_process.enabled = false;
   for (const std::string& id : ids) {
@@ -79,7 +83,7 @@ BaselineFile compute_baselines(const std::string& tasks_root, const std::string&
     } else {
       try {
         TaskSpec task = load_task(resolve_task_dir(id, tasks_root));
-        EstimateOutcome e = estimate_for_task(task, load_source_file(path), in_process);
+        EstimateOutcome e = estimate_for_task(task, load_source_file(path), in_process, target);
         if (e.estimate) {
           b.latency_ns = rounded(e.estimate->latency_ns);
           b.pct_of_peak = rounded(e.estimate->pct_of_peak);
@@ -145,8 +149,8 @@ BaselineFile parse_baselines_json(const std::string& text) {
   return f;
 }
 
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root) {
-  std::string path = baselines_path(tasks_root);
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target) {
+  std::string path = baselines_path(tasks_root, target);
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream s;
@@ -183,21 +187,21 @@ std::vector<std::string> compare_baselines(const BaselineFile& committed, const 
   return out;
 }
 
-BaselineLookup::BaselineLookup(const std::string& tasks_root) {
+BaselineLookup::BaselineLookup(const std::string& tasks_root, cost::Target target) {
   std::optional<BaselineFile> f;
   try {
-    f = load_baselines(tasks_root);
+    f = load_baselines(tasks_root, target);
   } catch (const std::runtime_error& e) {
     problem_ = e.what();
     return;
   }
   if (!f) {
-    problem_ = "no " + baselines_path(tasks_root) + " (run nkiagent tasks baselines)";
+    problem_ = "no " + baselines_path(tasks_root, target) + " (run nkiagent tasks baselines)";
     return;
   }
-  std::string current = cost_model_id(cost::Target::Trn1);
+  std::string current = cost_model_id(target);
   if (f->cost_model != current) {
-    problem_ = baselines_path(tasks_root) + " came from cost model " + f->cost_model + ", this build is " + current +
+    problem_ = baselines_path(tasks_root, target) + " came from cost model " + f->cost_model + ", this build is " + current +
                " (run nkiagent tasks baselines)";
     return;
   }

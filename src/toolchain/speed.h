@@ -53,31 +53,33 @@ struct BaselineFile {
   std::map<std::string, Baseline> tasks;  // by task id
 };
 
-// TASKS_ROOT/baselines.json.
-std::string baselines_path(const std::string& tasks_root);
+// TASKS_ROOT/baselines.json for trn1 (the benchmark's default target), TASKS_ROOT/baselines.trn2.json
+// for trn2: one file per target, each with its own cost model id.
+std::string baselines_path(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
 
 // Estimates solutions_dir/<id>.py for every id (in this process: the solutions are the project's
 // own kernels). `progress` (may be null) is called after each task.
 BaselineFile compute_baselines(const std::string& tasks_root, const std::string& solutions_dir,
                                const std::vector<std::string>& ids,
-                               const std::function<void(const std::string& id, const Baseline&)>& progress = {});
+                               const std::function<void(const std::string& id, const Baseline&)>& progress = {},
+                               cost::Target target = cost::Target::Trn1);
 
 std::string render_baselines_json(const BaselineFile& f);
 // Throws std::runtime_error naming the problem.
 BaselineFile parse_baselines_json(const std::string& text);
 // The committed file, or nullopt when there is none. Throws std::runtime_error when it is broken.
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root);
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
 
 // Differences between the committed file and a fresh computation, one line each (empty: fresh).
 // Latencies agree when within `rel_tol` (the JSON keeps 6 significant digits).
 std::vector<std::string> compare_baselines(const BaselineFile& committed, const BaselineFile& fresh,
                                            double rel_tol = 1e-5);
 
-// The baseline of one task for a run: the committed one when it came from the current cost
-// model, else nullopt (the caller reports the task as having no baseline).
+// The baseline of one task for a run on `target`: the committed one (that target's file) when it
+// came from the current cost model, else nullopt (the caller reports the task as having no baseline).
 class BaselineLookup {
  public:
-  explicit BaselineLookup(const std::string& tasks_root);
+  explicit BaselineLookup(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
   std::optional<double> latency_ns(const std::string& task_id) const;
   // Empty, or why no baseline is used at all (no file, another cost model).
   const std::string& problem() const { return problem_; }

@@ -207,6 +207,33 @@ TEST(Environment, ARegisteredExtraToolReachesTheModelAndTheLoop) {
   EXPECT_EQ(env.tool_names(), (std::vector<std::string>{"compile_kernel", "verify_kernel", "profile_kernel"}));
 }
 
+// --tools: a dropped tool is not offered, the task message names the offered set when it differs
+// from the mode prompt's, and the parse / mode rules reject what a mode cannot run.
+TEST(Environment, ToolOfferDropsToolsAndNamesTheOfferedSet) {
+  MarkerTools tools;
+  tools.set_offer(parse_tool_offer("verify"));
+  Environment env(Mode::Agent, 3, prompts(Mode::Agent, 3), tools);
+  Conversation c = env.reset();
+  ASSERT_EQ(c.tools.size(), 1u);
+  EXPECT_EQ(c.tools[0].name, "verify_kernel");
+  EXPECT_NE(c.messages[0].content.find("Tools offered in this episode: `verify_kernel`"), std::string::npos);
+  StepResult s = env.step(tool_call("compile_kernel", "PASS_MARKER"));
+  EXPECT_EQ(s.result, "bad_call");  // not offered: answered like an unknown tool
+
+  MarkerTools defaults;
+  Environment plain(Mode::Agent, 3, prompts(Mode::Agent, 3), defaults);
+  EXPECT_EQ(plain.reset().tools.size(), 2u);
+  EXPECT_EQ(plain.reset().messages[0].content.find("Tools offered in this episode"), std::string::npos);
+
+  EXPECT_EQ(tool_offer_text(parse_tool_offer("profile,compile,verify")), "compile,verify,profile");
+  EXPECT_THROW(parse_tool_offer("compile,,verify"), std::invalid_argument);
+  EXPECT_THROW(parse_tool_offer("verify,verify"), std::invalid_argument);
+  EXPECT_THROW(parse_tool_offer("run"), std::invalid_argument);
+  EXPECT_NE(validate_tool_offer(parse_tool_offer("compile,profile"), Mode::Optimize), "");
+  EXPECT_EQ(validate_tool_offer(parse_tool_offer("compile,profile"), Mode::Agent), "");
+  EXPECT_NE(validate_tool_offer(ToolOffer{}, Mode::SingleShot), "");
+}
+
 TEST(StopReasons, HaveStableNames) {
   EXPECT_STREQ(stop_reason_name(StopReason::Verified), "verified");
   EXPECT_STREQ(stop_reason_name(StopReason::MaxTurns), "max_turns");

@@ -5,7 +5,8 @@
 //   - fewer than 80 % of the points are within +-25 % (issue 12's target; docs/cost-model.md
 //     lists the points that miss and why),
 //   - any point is off by more than 2x (a gross regression), or
-//   - a multi-version case (the four matmul tutorial versions, mamba v1/v2) is ranked wrongly.
+//   - a multi-version case (the four matmul tutorial versions, mamba v1/v2) is ranked wrongly, or
+//     one kernel's points over a growing size (mamba_v3 over seq_len) are out of order.
 // No coefficient is set per point: all points share the trn1 / trn2 tables of cost_table.def.
 #include <gtest/gtest.h>
 
@@ -39,6 +40,12 @@ std::vector<Point> points() {
                                             "1x16x512:float32", "1x16x512:float32"};
   const std::vector<std::string> mamba256 = {"1x256x512:float32", "1x256x512:float32", "256x16:float32",
                                              "1x16x512:float32", "1x16x512:float32"};
+  // mamba_v3 at [batch 1, channels 4096, state 16] over seq_len (the tutorial's scaling table).
+  auto mamba_seq = [](int seq) {
+    const std::string l = std::to_string(seq);
+    return std::vector<std::string>{"1x4096x" + l + ":float32", "1x4096x" + l + ":float32", "4096x16:float32",
+                                    "1x16x" + l + ":float32", "1x16x" + l + ":float32"};
+  };
   return {
       {"matmul tutorial v1 (tiled)", "mm_v1_tiled.py", mm, Target::Trn1, 51.80e6, Measure::Kernel, "matmul", "TP §3.9-1 [MM-old]"},
       {"matmul tutorial v2 (hoisted loads)", "mm_v2_hoisted.py", mm, Target::Trn1, 42.96e6, Measure::Kernel, "matmul", "TP §3.9-1"},
@@ -46,6 +53,13 @@ std::vector<Point> points() {
       {"matmul tutorial v4 (fully blocked)", "mm_v4_blocked.py", mm, Target::Trn1, 6.97e6, Measure::Kernel, "matmul", "TP §3.9-1"},
       {"mamba_v1 C=4096 L=512", "mamba_v1.py", mamba4k, Target::Trn1, 2.34e6, Measure::Kernel, "mamba", "TP §3.9-2 [MAMBA]"},
       {"mamba_v2 C=4096 L=512", "mamba_v2.py", mamba4k, Target::Trn1, 1.61e6, Measure::Kernel, "mamba", "TP §3.9-2 [MAMBA]"},
+      // Same kernel at growing seq_len: the published order (slowest first) is checked like versions.
+      {"mamba_v3 C=4096 L=8192", "mamba_v3.py", mamba_seq(8192), Target::Trn1, 27.8e6, Measure::Kernel, "mamba_v3 seq_len",
+       "TP §3.9-2 [MAMBA] scaling table"},
+      {"mamba_v3 C=4096 L=2048", "mamba_v3.py", mamba_seq(2048), Target::Trn1, 6.6e6, Measure::Kernel, "mamba_v3 seq_len",
+       "TP §3.9-2 [MAMBA] scaling table"},
+      {"mamba_v3 C=4096 L=512", "mamba_v3.py", mamba_seq(512), Target::Trn1, 1.6e6, Measure::Kernel, "mamba_v3 seq_len",
+       "TP §3.9-2 [MAMBA] scaling table"},
       {"mamba_v1 C=256 L=512 (toy)", "mamba_v1.py", mamba256, Target::Trn1, 172.93e3, Measure::Kernel, "", "TP §3.9-2 [MAMBA]"},
       {"NKIBench silu baseline", "silu_baseline.py", {"4096x7168:float32"}, Target::Trn1, 1.333e6, Measure::Kernel, "", "TP §3.9-4 [AO-base]"},
       {"NKIBench adamw baseline", "adamw_baseline.py",
