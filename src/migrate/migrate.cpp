@@ -26,7 +26,7 @@ TileFacts trace_facts(const SourceFilePtr& legacy, const front::TraceOptions& op
     if (in.name.rfind("nisa.", 0) != 0 || in.dst.tensor < 0) return;
     for (const ir::TensorDecl& t : k.tensors)
       if (t.id == in.dst.tensor) {
-        facts[{in.loc.line, in.loc.col, in.name}].push_back({t.shape, t.dtype, t.buffer});
+        facts[{in.loc.line, in.name}].push_back({t.shape, t.dtype, t.buffer});
         break;
       }
   };

@@ -204,7 +204,7 @@ class StmtRewriter {
   // nl.ndarray(shape, dtype=..., buffer=...) for the tile the legacy call returned.
   std::string allocation(const Call* k, bool& ok) {
     std::string op = isa_op(k);
-    auto it = c_.facts.find({s_->span.begin.line, s_->span.begin.col, "nisa." + op});
+    auto it = c_.facts.find({s_->span.begin.line, "nisa." + op});
     int per_exec = seen_[op];
     if (it == c_.facts.end() || it->second.empty() || it->second.size() % static_cast<size_t>(per_exec) != 0) {
       c_.refuse(*k, "isa_dst", "the legacy trace has no tile for this nisa." + op +

@@ -26,10 +26,10 @@ struct TileFact {
   bool operator==(const TileFact& o) const { return shape == o.shape && dtype == o.dtype && buffer == o.buffer; }
 };
 
-// Keyed by the statement's position (line, col: the legacy tracer tags every instruction with
-// the statement that emitted it) and the API name ("nisa.activation"); one entry per traced
-// instruction, in trace order.
-using TileFacts = std::map<std::tuple<int, int, std::string>, std::vector<TileFact>>;
+// Keyed by the first line of the statement that emitted the instruction (the legacy tracer tags
+// every instruction with its statement's line) and the API name ("nisa.activation"); one entry
+// per traced instruction, in trace order.
+using TileFacts = std::map<std::pair<int, std::string>, std::vector<TileFact>>;
 
 struct Finding {
   int line = 0;

@@ -59,7 +59,7 @@ TEST(MigrateRewrite, CompilerModuleIsRefused) {
 TEST(MigrateRewrite, FreshIsaResultIsAllocated) {
   // line 7 col 5 is the statement `y = nisa.activation(...)`.
   TileFacts f;
-  f[{8, 5, "nisa.activation"}] = {TileFact{{128, 512}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  f[{8, "nisa.activation"}] = {TileFact{{128, 512}, DType::Float32, nki::ir::Buffer::Sbuf}};
   RewriteResult r = rewrite_to_current(kernel("    t = nl.load(x)\n    y = nisa.activation(op=nl.exp, data=t, dtype=nl.bfloat16)\n"), f);
   EXPECT_TRUE(r.complete());
   EXPECT_EQ(r.text, migrated("    t = nl.load(x)\n"
@@ -69,7 +69,7 @@ TEST(MigrateRewrite, FreshIsaResultIsAllocated) {
 
 TEST(MigrateRewrite, DtypeFromTraceWhenNotGiven) {
   TileFacts f;
-  f[{7, 5, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float16, nki::ir::Buffer::Sbuf}};
+  f[{7, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float16, nki::ir::Buffer::Sbuf}};
   RewriteResult r = rewrite_to_current(kernel("    y = nisa.reciprocal(x)\n"), f);
   EXPECT_EQ(r.text, migrated("    y = nl.ndarray((128, 1), dtype=nl.float16, buffer=nl.sbuf)\n    nisa.reciprocal(y, x)\n"));
 }
@@ -83,7 +83,7 @@ TEST(MigrateRewrite, MatmulAccumulateAndOverwrite) {
 
 TEST(MigrateRewrite, NestedIsaCallIsHoisted) {
   TileFacts f;
-  f[{7, 5, "nisa.nc_transpose"}] = {TileFact{{64, 128}, DType::Float32, nki::ir::Buffer::Psum}};
+  f[{7, "nisa.nc_transpose"}] = {TileFact{{64, 128}, DType::Float32, nki::ir::Buffer::Psum}};
   RewriteResult r = rewrite_to_current(kernel("    t = nl.copy(nisa.nc_transpose(a), dtype=x.dtype)  # keep\n"), f);
   EXPECT_TRUE(r.complete());
   EXPECT_EQ(r.text, migrated("    nc_transpose_out = nl.ndarray((64, 128), dtype=nl.float32, buffer=nl.psum)\n"
@@ -93,7 +93,7 @@ TEST(MigrateRewrite, NestedIsaCallIsHoisted) {
 
 TEST(MigrateRewrite, NumpyOperatorBecomesNl) {
   TileFacts f;
-  f[{7, 5, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
   RewriteResult r = rewrite_to_current(kernel("    m = nisa.tensor_reduce(np.max, data=s, axis=(1,), dtype=nl.float32)\n"), f);
   EXPECT_EQ(r.text, migrated("    m = nl.ndarray((128, 1), dtype=nl.float32, buffer=nl.sbuf)\n"
                              "    nisa.tensor_reduce(m, nl.maximum, data=s, axis=(1,))\n"));
@@ -172,7 +172,7 @@ TEST(MigrateRewrite, WindowIndexIsRefused) {
 
 TEST(MigrateRewrite, IotaOfAranges) {
   TileFacts f;
-  f[{8, 5, "nisa.iota"}] = {TileFact{{1, 16}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  f[{8, "nisa.iota"}] = {TileFact{{1, 16}, DType::Float32, nki::ir::Buffer::Sbuf}};
   std::string body = "    i_f = nl.arange(V)[None, :]\n    c = nisa.iota(2 + i_f, dtype=nl.float32)\n";
   RewriteResult r = rewrite_to_current(kernel(body), f);
   EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
