@@ -28,6 +28,45 @@ std::string wrapped(const Ctx& c, const Expr* e) {
   return atomic(e) ? t : "(" + t + ")";
 }
 
+bool is_arange_call(const Expr* e, std::string& extent_out, bool& atomic_out, const Ctx& c) {
+  auto* call = as<Call>(e);
+  if (!call || dotted_name(call->func.get()) != "nl.arange" || call->args.size() != 1 || !call->keywords.empty())
+    return false;
+  extent_out = wrapped(c, call->args[0].get());
+  atomic_out = true;
+  return true;
+}
+
+// nl.arange(N)[None, :] (or nl.arange(N)) written inline; `out` gets its extent, axis and rank.
+bool arange_subscript(const Ctx& c, const Expr* v, ArangeVar& out) {
+  std::string ext;
+  bool at = false;
+  if (is_arange_call(v, ext, at, c)) {
+    out = {ext, 0, 1};
+    return true;
+  }
+  auto* sub = as<Subscript>(v);
+  if (!sub || !is_arange_call(sub->value.get(), ext, at, c)) return false;
+  std::vector<const Expr*> elts;
+  if (auto* t = as<Tuple>(sub->slice.get()))
+    for (const ExprPtr& x : t->elts) elts.push_back(x.get());
+  else
+    elts.push_back(sub->slice.get());
+  int axis = -1, count = 0;
+  for (size_t i = 0; i < elts.size(); ++i) {
+    if (is_full_slice(elts[i])) {
+      axis = static_cast<int>(i);
+      ++count;
+    } else if (!is_none_const(elts[i])) {
+      return false;
+    }
+  }
+  if (count != 1) return false;
+  out = {ext, axis, static_cast<int>(elts.size())};
+  return true;
+}
+bool inline_arange(const Ctx& c, const Expr* e, ArangeVar& out) { return arange_subscript(c, e, out); }
+
 // An affine index expression: signed base terms + coefficient * one arange name.
 struct Term {
   std::string text;
@@ -39,6 +78,7 @@ struct Affine {
     std::string name;
     std::string coef;  // "" = 1
     int sign = 1;
+    ArangeVar info;
   };
   std::vector<Var> vars;
   std::string why;  // non-empty: not affine
@@ -59,10 +99,15 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
     a.base.push_back({t, sign});
     return;
   }
+  ArangeVar inline_var;
+  if (inline_arange(c, e, inline_var)) {
+    a.vars.push_back({c.text(*e), "", sign, inline_var});
+    return;
+  }
   if (auto* n = as<Name>(e)) {
     a.names.push_back(n);
     if (c.aranges.count(n->id)) {
-      a.vars.push_back({n->id, "", sign});
+      a.vars.push_back({n->id, "", sign, c.aranges.at(n->id)});
       return;
     }
     auto al = c.index_aliases.find(n->id);
@@ -88,12 +133,17 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
         a.why = "a product of two index arrays";
         return;
       }
+      ArangeVar iv;
+      if (inline_arange(c, var, iv)) {
+        a.vars.push_back({c.text(*var), wrapped(c, k), sign, iv});
+        return;
+      }
       if (!vn || !c.aranges.count(vn->id)) {
         a.why = "a multiple of a compound index expression (distribute it by hand)";
         return;
       }
       a.names.push_back(vn);
-      a.vars.push_back({vn->id, wrapped(c, k), sign});
+      a.vars.push_back({vn->id, wrapped(c, k), sign, c.aranges.at(vn->id)});
       return;
     }
   }
@@ -110,15 +160,6 @@ std::string join_base(const std::vector<Term>& terms) {
 }
 
 std::string extent_text(const ArangeVar& v) { return v.extent; }
-
-bool is_arange_call(const Expr* e, std::string& extent_out, bool& atomic_out, const Ctx& c) {
-  auto* call = as<Call>(e);
-  if (!call || dotted_name(call->func.get()) != "nl.arange" || call->args.size() != 1 || !call->keywords.empty())
-    return false;
-  extent_out = wrapped(c, call->args[0].get());
-  atomic_out = true;
-  return true;
-}
 
 void record_arange(Ctx& c, const std::string& name, ArangeVar v) {
   auto it = c.aranges.find(name);
@@ -203,6 +244,7 @@ bool Ctx::uses_index_names(const Expr* e) const {
   for_each_expr(e, [&](const Expr* x) {
     if (auto* n = as<Name>(x))
       if (aranges.count(n->id) || index_aliases.count(n->id) || mask_defs.count(n->id)) found = true;
+    if (auto* k = as<Call>(x); k && dotted_name(k->func.get()) == "nl.arange") found = true;
   });
   return found;
 }
@@ -213,31 +255,9 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
     if (auto* a = as<Assign>(s); a && a->targets.size() == 1) {
       const Expr* v = a->value.get();
       if (auto* n = as<Name>(a->targets[0].get())) {
-        std::string ext;
-        bool at = false;
-        if (auto* sub = as<Subscript>(v); sub && is_arange_call(sub->value.get(), ext, at, c)) {
-          std::vector<const Expr*> elts;
-          if (auto* t = as<Tuple>(sub->slice.get()))
-            for (const ExprPtr& x : t->elts) elts.push_back(x.get());
-          else
-            elts.push_back(sub->slice.get());
-          int axis = -1, count = 0;
-          bool ok = true;
-          for (size_t i = 0; i < elts.size(); ++i) {
-            if (is_full_slice(elts[i])) {
-              axis = static_cast<int>(i);
-              ++count;
-            } else if (!is_none_const(elts[i])) {
-              ok = false;
-            }
-          }
-          if (ok && count == 1) {
-            record_arange(c, n->id, {ext, axis, static_cast<int>(elts.size())});
-            c.index_def_stmts.push_back(s);
-            continue;
-          }
-        } else if (is_arange_call(v, ext, at, c)) {
-          record_arange(c, n->id, {ext, 0, 1});
+        ArangeVar av;
+        if (arange_subscript(c, v, av)) {
+          record_arange(c, n->id, av);
           c.index_def_stmts.push_back(s);
           continue;
         }
@@ -336,6 +356,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
       else
         elts.push_back(sub->slice.get());
       std::vector<std::string> parts;
+      std::string permute;
       std::vector<int> var_axes;
       std::vector<size_t> var_positions;
       int rank = -1;
@@ -367,7 +388,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
           why = "'" + v.name + "' is defined as different nl.arange values in this file";
           break;
         }
-        const ArangeVar& av = c.aranges.at(v.name);
+        const ArangeVar& av = v.info;
         if (rank >= 0 && av.rank != rank) {
           why = "index arrays of different ranks";
           break;
@@ -410,11 +431,25 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         if (on_chip_like)
           for (size_t k = 0; k < var_positions.size(); ++k)
             if (static_cast<size_t>(var_axes[k]) != var_positions[k]) on_chip_like = false;
-        if (!increasing) why = "index arrays in another order than the tensor's axes (a transposed access)";
+        bool permutation = dense && !increasing;
+        if (permutation) {
+          std::vector<int> sorted(var_axes.begin(), var_axes.end());
+          std::sort(sorted.begin(), sorted.end());
+          for (size_t k = 0; k < sorted.size(); ++k) permutation = permutation && sorted[k] == static_cast<int>(k);
+        }
+        if (permutation) {
+          // A transposed access: slice in the tensor's axis order, then permute the view
+          // (NkiTensor.permute, nki/api/nki/language at HEAD) into the index arrays' order.
+          std::vector<int> dims(var_axes.size());
+          for (size_t j = 0; j < var_axes.size(); ++j) dims[static_cast<size_t>(var_axes[j])] = static_cast<int>(j);
+          permute = ".permute((";
+          for (size_t k = 0; k < dims.size(); ++k) permute += (k ? ", " : "") + std::to_string(dims[k]);
+          permute += dims.size() == 1 ? ",))" : "))";
+        } else if (!increasing) why = "index arrays in another order than the tensor's axes (a transposed access)";
         else if (!dense && !on_chip_like) why = "index arrays that broadcast to a layout slices cannot express";
         else if (!dense) {
           // t[i_p, 5] keeps the integer axis on chip in both dialects; nothing else to check.
-        } else if (dense) {
+        } else if (dense && !permutation) {
           for (size_t k = 0; k < var_axes.size(); ++k)
             if (var_axes[k] != static_cast<int>(k)) why = "index arrays that broadcast to a layout slices cannot express";
         }
@@ -427,11 +462,13 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
       }
       std::string joined;
       for (size_t i = 0; i < parts.size(); ++i) joined += (i ? ", " : "") + parts[i];
-      if (!c.src.add({c.begin(*sub->slice), c.end(*sub->slice), joined})) {
+      bool added = permute.empty() ? c.src.add({c.begin(*sub->slice), c.end(*sub->slice), joined})
+                                   : c.src.add({c.begin(*sub->slice), c.end(*sub), joined + "]" + permute});
+      if (!added) {
         c.refuse(*sub, "arange_slices", "overlapping rewrites");
         return;
       }
-      c.applied(*sub, "arange_slices", "nl.arange index -> " + joined);
+      c.applied(*sub, "arange_slices", "nl.arange index -> " + joined + (permute.empty() ? "" : "]" + permute));
       for_each_expr(sub->slice.get(), [&](const Expr* n) { handled.insert(n); });
     });
   });
@@ -484,7 +521,7 @@ bool iota_arguments(Ctx& c, const Expr* expr, std::string& pattern, std::string&
   multiplier = "0";
   for (const Affine::Var& v : a.vars) {
     if (!why.empty()) break;
-    const ArangeVar& av = c.aranges.at(v.name);
+    const ArangeVar& av = v.info;
     std::string coef = v.coef.empty() ? "1" : v.coef;
     if (v.sign < 0) coef = "-" + coef;
     if (av.rank != 2) why = "an iota over a rank-" + std::to_string(av.rank) + " index array";

@@ -151,13 +151,31 @@ TEST(MigrateRewrite, IndexAliasIsSubstituted) {
   EXPECT_EQ(r.text, migrated("    a = nl.load(x[3 * P:3 * P + P, 0:F])\n"));
 }
 
-TEST(MigrateRewrite, TransposedAccessIsRefused) {
+TEST(MigrateRewrite, TransposedAccessBecomesPermutedView) {
   std::string body =
       "    i_p = nl.arange(P)[:, None]\n"
       "    i_f = nl.arange(F)[None, :]\n"
-      "    a = nl.load(x[i_f, i_p])\n";
+      "    a = nl.load(x[b, i_f, i_p])\n";
   RewriteResult r = rewrite_to_current(kernel(body), {});
-  EXPECT_TRUE(refused_rule(r, "arange_slices", 9));
+  EXPECT_TRUE(r.complete());
+  EXPECT_EQ(r.text, migrated("    a = nl.load(x[b, 0:F, 0:P].permute((1, 0)))\n"));
+}
+
+TEST(MigrateRewrite, BroadcastLayoutIsRefused) {
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    a = nl.load(x[i_p, 3, i_p])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(refused_rule(r, "arange_slices", 8));
+}
+
+TEST(MigrateRewrite, InlineArangeInIota) {
+  TileFacts f;
+  f[{7, "nisa.iota"}] = {TileFact{{32, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    g = nisa.iota(nl.arange(C)[:, None], dtype=nl.float32)\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    g = nl.ndarray((32, 1), dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.iota(g, [[0, 1]], offset=0, channel_multiplier=1)\n"));
 }
 
 TEST(MigrateRewrite, WindowIndexIsRefused) {
