@@ -345,6 +345,12 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
     });
   });
   if (failed) return;
+  for (auto& [v, r] : restrict) {
+    auto it = c.aranges.find(v);
+    if (it == c.aranges.end() || it->second.axis != 0 || it->second.rank < 2) continue;
+    c.masked_partitions[s] = "min(" + it->second.extent + ", " + r.bound +
+                             (r.base.empty() ? "" : " - (" + r.base + ")") + ")";
+  }
   for_each_stmt_expr(s, [&](const Expr* root) {
     for_each_expr(root, [&](const Expr* x) {
       auto* sub = as<Subscript>(x);

@@ -224,7 +224,36 @@ class StmtRewriter {
     if (const keyword* d = find_kw(k, "dtype")) dtype = c_.src.render(c_.begin(*d->value), c_.end(*d->value));
     else dtype = std::string("nl.") + dtype_name(f.dtype);
     std::string buffer = f.buffer == ir::Buffer::Psum ? "nl.psum" : "nl.sbuf";
-    return "nl.ndarray(" + shape_text(f.shape) + ", dtype=" + dtype + ", buffer=" + buffer + ")";
+    std::string shape = shape_text(f.shape);
+    if (std::string d = same_shape_operand(k); !d.empty()) shape = d + ".shape";
+    auto masked = c_.masked_partitions.find(s_);
+    if (masked != c_.masked_partitions.end() && !f.shape.empty()) {
+      // The masked legacy call wrote only the rows its mask kept; its inputs are cut to them now.
+      shape = "(" + masked->second;
+      for (size_t d = 1; d < f.shape.size(); ++d) shape += ", " + std::to_string(f.shape[d]);
+      shape += f.shape.size() == 1 ? ",)" : ")";
+    }
+    return "nl.ndarray(" + shape + ", dtype=" + dtype + ", buffer=" + buffer + ")";
+  }
+
+  // Element-wise ops return a tile of their data operand's shape. Allocating `data.shape` keeps
+  // the kernel shape-generic and follows operands that a mask cut short. Only for operands
+  // that are names or views of names (re-evaluating a call would emit its instruction twice).
+  std::string same_shape_operand(const Call* k) {
+    static const std::map<std::string, std::pair<const char*, size_t>> kData = {
+        {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
+        {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
+        {"tensor_tensor_scan", {"data0", 0}}};
+    auto it = kData.find(isa_op(k));
+    if (it == kData.end()) return "";
+    const Expr* data = nullptr;
+    if (const keyword* kw = find_kw(k, it->second.first)) data = kw->value.get();
+    else if (k->args.size() > it->second.second) data = k->args[it->second.second].get();
+    const Expr* base = data;
+    if (auto* sub = as<Subscript>(base)) base = sub->value.get();
+    if (!data || !as<Name>(base)) return "";
+    bool ok = true;
+    return c_.src.render(c_.begin(*data), c_.end(*data)) + (ok ? "" : "");
   }
 
   // nisa.op(dst, <2.24 arguments without dtype/mask>, extra).

@@ -47,6 +47,9 @@ struct Ctx {
   std::set<std::string> ambiguous;                         // defined twice differently
   std::vector<const py::Stmt*> index_def_stmts;            // deleted once their uses are rewritten
   std::set<const py::Expr*> handled_names;                 // arange-name uses already rewritten
+  // Per statement: the partition extent its masks leave, min(N, bound - base), which sizes the
+  // destinations allocated for its nisa calls (their inputs are cut to it).
+  std::map<const py::Stmt*, std::string> masked_partitions;
 
   Ctx(std::string text, const TileFacts& f, RewriteResult& o) : src(std::move(text)), facts(f), out(o) {}
   std::string text(const py::Node& n) const {

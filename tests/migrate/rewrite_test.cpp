@@ -63,7 +63,7 @@ TEST(MigrateRewrite, FreshIsaResultIsAllocated) {
   RewriteResult r = rewrite_to_current(kernel("    t = nl.load(x)\n    y = nisa.activation(op=nl.exp, data=t, dtype=nl.bfloat16)\n"), f);
   EXPECT_TRUE(r.complete());
   EXPECT_EQ(r.text, migrated("    t = nl.load(x)\n"
-                             "    y = nl.ndarray((128, 512), dtype=nl.bfloat16, buffer=nl.sbuf)\n"
+                             "    y = nl.ndarray(t.shape, dtype=nl.bfloat16, buffer=nl.sbuf)\n"
                              "    nisa.activation(y, op=nl.exp, data=t)\n"));
 }
 
@@ -71,7 +71,7 @@ TEST(MigrateRewrite, DtypeFromTraceWhenNotGiven) {
   TileFacts f;
   f[{7, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float16, nki::ir::Buffer::Sbuf}};
   RewriteResult r = rewrite_to_current(kernel("    y = nisa.reciprocal(x)\n"), f);
-  EXPECT_EQ(r.text, migrated("    y = nl.ndarray((128, 1), dtype=nl.float16, buffer=nl.sbuf)\n    nisa.reciprocal(y, x)\n"));
+  EXPECT_EQ(r.text, migrated("    y = nl.ndarray(x.shape, dtype=nl.float16, buffer=nl.sbuf)\n    nisa.reciprocal(y, x)\n"));
 }
 
 TEST(MigrateRewrite, MatmulAccumulateAndOverwrite) {
