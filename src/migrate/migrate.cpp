@@ -23,10 +23,13 @@ TileFacts trace_facts(const SourceFilePtr& legacy, const front::TraceOptions& op
   const ir::Kernel& k = *r.kernel;
   ir::WalkCallbacks cb;
   cb.instr = [&](const ir::Instr& in, int) {
-    if (in.name.rfind("nisa.", 0) != 0 || in.dst.tensor < 0) return;
+    if (in.dst.tensor < 0) return;
+    // Custom instructions (max8, nc_find_index8, bn_stats, bn_aggr) carry their bare name.
+    std::string api = in.name.find('.') == std::string::npos ? "nisa." + in.name : in.name;
+    if (api.rfind("nisa.", 0) != 0) return;
     for (const ir::TensorDecl& t : k.tensors)
       if (t.id == in.dst.tensor) {
-        facts[{in.loc.line, in.name}].push_back({t.shape, t.dtype, t.buffer});
+        facts[{in.loc.line, api}].push_back({t.shape, t.dtype, t.buffer});
         break;
       }
   };

@@ -214,8 +214,11 @@ class StmtRewriter {
     }
     size_t occ = static_cast<size_t>(occurrence_[k]);
     const TileFact& f = it->second[occ];
+    std::string symbolic = same_shape_operand(k);
+    bool dtype_given = find_kw(k, "dtype") != nullptr;
     for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec))
-      if (!(it->second[j] == f)) {
+      if ((symbolic.empty() && it->second[j].shape != f.shape) || (!dtype_given && it->second[j].dtype != f.dtype) ||
+          it->second[j].buffer != f.buffer) {
         c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different shapes across the trace");
         ok = false;
         return "";
@@ -225,7 +228,7 @@ class StmtRewriter {
     else dtype = std::string("nl.") + dtype_name(f.dtype);
     std::string buffer = f.buffer == ir::Buffer::Psum ? "nl.psum" : "nl.sbuf";
     std::string shape = shape_text(f.shape);
-    if (std::string d = same_shape_operand(k); !d.empty()) shape = d + ".shape";
+    if (!symbolic.empty()) shape = symbolic + ".shape";
     auto masked = c_.masked_partitions.find(s_);
     if (masked != c_.masked_partitions.end() && !f.shape.empty()) {
       // The masked legacy call wrote only the rows its mask kept; its inputs are cut to them now.
