@@ -228,7 +228,7 @@ class StmtRewriter {
     else dtype = std::string("nl.") + dtype_name(f.dtype);
     std::string buffer = f.buffer == ir::Buffer::Psum ? "nl.psum" : "nl.sbuf";
     std::string shape = shape_text(f.shape);
-    if (!symbolic.empty()) shape = symbolic + ".shape";
+    if (!symbolic.empty()) shape = symbolic[0] == '\x01' ? symbolic.substr(1) : symbolic + ".shape";
     auto masked = c_.masked_partitions.find(s_);
     if (masked != c_.masked_partitions.end() && !f.shape.empty()) {
       // The masked legacy call wrote only the rows its mask kept; its inputs are cut to them now.
@@ -247,7 +247,28 @@ class StmtRewriter {
         {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
         {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
         {"tensor_tensor_scan", {"data0", 0}}};
-    auto it = kData.find(isa_op(k));
+    std::string op = isa_op(k);
+    auto pure = [&](const char* kw, size_t pos) -> std::string {
+      const Expr* e = nullptr;
+      if (const keyword* w = find_kw(k, kw)) e = w->value.get();
+      else if (k->args.size() > pos) e = k->args[pos].get();
+      const Expr* b = e;
+      if (auto* sub = as<Subscript>(b)) b = sub->value.get();
+      if (!e || !as<Name>(b)) return "";
+      return c_.src.render(c_.begin(*e), c_.end(*e));
+    };
+    // nc_matmul: stationary [K, M] x moving [K, N] -> [M, N]; nc_transpose: [P, F] -> [F, P].
+    if (op == "nc_matmul" && !find_kw(k, "is_transpose") && k->args.size() <= 2) {
+      std::string st = pure("stationary", 0), mv = pure("moving", 1);
+      if (st.empty() || mv.empty()) return "";
+      return "\x01(" + st + ".shape[1], " + mv + ".shape[1])";
+    }
+    if (op == "nc_transpose") {
+      std::string d = pure("data", 0);
+      if (d.empty()) return "";
+      return "\x01(" + d + ".shape[1], " + d + ".shape[0])";
+    }
+    auto it = kData.find(op);
     if (it == kData.end()) return "";
     const Expr* data = nullptr;
     if (const keyword* kw = find_kw(k, it->second.first)) data = kw->value.get();

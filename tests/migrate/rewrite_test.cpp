@@ -86,7 +86,7 @@ TEST(MigrateRewrite, NestedIsaCallIsHoisted) {
   f[{7, "nisa.nc_transpose"}] = {TileFact{{64, 128}, DType::Float32, nki::ir::Buffer::Psum}};
   RewriteResult r = rewrite_to_current(kernel("    t = nl.copy(nisa.nc_transpose(a), dtype=x.dtype)  # keep\n"), f);
   EXPECT_TRUE(r.complete());
-  EXPECT_EQ(r.text, migrated("    nc_transpose_out = nl.ndarray((64, 128), dtype=nl.float32, buffer=nl.psum)\n"
+  EXPECT_EQ(r.text, migrated("    nc_transpose_out = nl.ndarray((a.shape[1], a.shape[0]), dtype=nl.float32, buffer=nl.psum)\n"
                              "    nisa.nc_transpose(nc_transpose_out, a)\n"
                              "    t = nl.copy(nc_transpose_out, dtype=x.dtype)  # keep\n"));
 }
