@@ -130,7 +130,22 @@ int show_task(const ParsedOptions& o, const std::string& root) {
 
 int verify_solutions(const ParsedOptions& o, const std::string& root) {
   std::vector<std::string> ids = selected_ids(o, root);
-  std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions";
+  // --nki 0.6: the current-dialect solutions (solutions_nki06/<id>.py, made by nkiagent migrate;
+  // docs/nki-current.md), read as that dialect; tasks without one are counted, not failed.
+  std::string dialect = o.has("nki") ? o.text("nki") : "";
+  bool current = !dialect.empty() && dialect != "2.24";
+  std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir")
+                                                 : root + (current ? "/../solutions_nki06" : "/../solutions");
+  if (current) {
+    std::vector<std::string> present;
+    for (const std::string& id : ids)
+      if (std::ifstream(solutions + "/" + id + ".py").good()) present.push_back(id);
+    std::cout << "verify-solutions --nki " << dialect << ": " << present.size() << " of " << ids.size()
+              << " tasks have a solution in " << solutions << "\n";
+    ids = present;
+  }
+  toolchain::RunSettings run_settings;
+  run_settings.trace.dialect = dialect;
   VerifyOptions vo;
   vo.trials = static_cast<int>(o.integer("trials").value_or(0));  // 0: each task's own count
   std::vector<std::pair<double, std::string>> times, margins;
@@ -139,7 +154,7 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
   for (const std::string& id : ids) {
     auto t0 = std::chrono::steady_clock::now();
     TaskSpec task = load_task(resolve_task_dir(id, root));
-    VerifyReport rep = verify_task(task, vo, toolchain::make_runner(load_source_file(solutions + "/" + id + ".py"), {}));
+    VerifyReport rep = verify_task(task, vo, toolchain::make_runner(load_source_file(solutions + "/" + id + ".py"), run_settings));
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     times.emplace_back(secs, id);
     if (rep.status == VerifyStatus::Pass) {
@@ -268,7 +283,8 @@ Command make_tasks_command() {
       "                      category and dtype, from every task directory; rule in\n"
       "                      docs/tasks.md) to --out FILE or stdout\n"
       "  verify-solutions    verify every reference solution (solutions/<id>.py) on the simulator\n"
-      "                      against PyTorch; prints a summary and the slowest tasks\n"
+      "                      against PyTorch; prints a summary and the slowest tasks (--nki 0.6:\n"
+      "                      the current-dialect ones, solutions_nki06/<id>.py)\n"
       "  audit               prove that trivial kernels fail every task: outputs of all zeros, a\n"
       "                      constant, a copy of an input, NaN, and the inputs modified in place\n"
       "                      must all be rejected by verify";
@@ -294,6 +310,7 @@ Command make_tasks_command() {
                   "instead of writing it (exit 1 when stale)"),
       baselines_target,
       flag_option("cross", "for stats: also the level x category x dtype x rank table"),
+      nki_option(),
       integer_option("per-level", "N", 1, 1000, "for select-balanced: tasks per level", "50"),
       text_option("out", "FILE", "for select-balanced: write the list here (e.g.\n"
                   "TASKS_DIR/subsets/balanced150.txt)"),

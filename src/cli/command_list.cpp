@@ -30,6 +30,7 @@ const std::vector<CommandEntry>& command_list() {
       {"serve", "HTTP/JSON environment for RL trainers: prompts, compile, verify, rewards, episodes", make_serve_command},
       {"synth", "synthesise a training corpus of benchmark-format tasks from seeds (filtered, balanced)", make_synth_command},
       {"export", "fine-tuning data: SFT/ShareGPT/DPO records from runs, template and repair episodes", make_export_command},
+      {"migrate", "rewrite a legacy (neuronxcc.nki) kernel into the current dialect and check it on the simulator", make_migrate_command},
   };
   return list;
 }

@@ -18,5 +18,6 @@ Command make_report_command();  // cmd_report.cpp
 Command make_serve_command();   // cmd_serve.cpp: the RL environment server
 Command make_synth_command();   // cmd_synth.cpp: the training-corpus synthesiser
 Command make_export_command();  // cmd_export.cpp: fine-tuning data (sft export, generated episodes)
+Command make_migrate_command(); // cmd_migrate.cpp: legacy -> current dialect rewrite + check
 
 }  // namespace nki::cli

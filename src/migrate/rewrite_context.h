@@ -1,0 +1,81 @@
+// Shared state of one rewrite (rewrite.cpp drives it; index_rules.cpp holds the nl.arange/mgrid
+// and mask rules). Internal to src/migrate.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "lang/ast.h"
+#include "migrate/rewrite.h"
+#include "migrate/text_edits.h"
+
+namespace nki::migrate {
+
+// Visits the direct sub-expressions of `e` (not the bodies of lambdas and comprehensions' own
+// scopes are included: they are expressions too).
+void for_each_child(const py::Expr* e, const std::function<void(const py::Expr*)>& f);
+void for_each_expr(const py::Expr* e, const std::function<void(const py::Expr*)>& f);  // pre-order, e included
+// The direct expressions of a simple statement (and the headers of compound ones).
+void for_each_stmt_expr(const py::Stmt* s, const std::function<void(const py::Expr*)>& f);
+// "nl.arange" for Attribute(Name nl, arange); "" otherwise.
+std::string dotted_name(const py::Expr* e);
+
+// nl.arange(N)[None, :] (or one name of nl.mgrid[0:N, 0:M]): the index array of extent N along
+// axis `axis` of a rank-`rank` broadcast.
+struct ArangeVar {
+  std::string extent;  // source text of N
+  int axis = 0;
+  int rank = 1;
+};
+
+// `lo + v < hi` from a mask: v stays below `bound - base`.
+struct Restriction {
+  std::string base;
+  std::string bound;
+};
+
+struct Ctx {
+  EditableText src;
+  const TileFacts& facts;
+  RewriteResult& out;
+  std::map<std::string, ArangeVar> aranges;                // by name
+  std::map<std::string, const py::Expr*> index_aliases;     // r = t * P + i_p
+  std::map<std::string, const py::Expr*> mask_defs;         // valid = t * P + i_p < rows
+  std::set<std::string> ambiguous;                         // defined twice differently
+  std::vector<const py::Stmt*> index_def_stmts;            // deleted once their uses are rewritten
+  std::set<const py::Expr*> handled_names;                 // arange-name uses already rewritten
+  // Per statement: the partition extent its masks leave, min(N, bound - base), which sizes the
+  // destinations allocated for its nisa calls (their inputs are cut to it).
+  std::map<const py::Stmt*, std::string> masked_partitions;
+
+  Ctx(std::string text, const TileFacts& f, RewriteResult& o) : src(std::move(text)), facts(f), out(o) {}
+  std::string text(const py::Node& n) const {
+    return std::string(src.slice(src.offset(n.span.begin), src.offset(n.span.end)));
+  }
+  size_t begin(const py::Node& n) const { return src.offset(n.span.begin); }
+  size_t end(const py::Node& n) const { return src.offset(n.span.end); }
+  void applied(const py::Node& n, const std::string& rule, const std::string& msg) {
+    out.applied.push_back({n.span.begin.line, n.span.begin.col, rule, msg});
+  }
+  void refuse(const py::Node& n, const std::string& rule, const std::string& msg) {
+    out.refused.push_back({n.span.begin.line, n.span.begin.col, rule, msg});
+  }
+  bool uses_index_names(const py::Expr* e) const;
+};
+
+// index_rules.cpp
+void collect_index_defs(Ctx& c, const py::StmtList& body);
+// Rewrites every subscript of statement `s` that indexes with nl.arange values, and removes its
+// mask= keywords (masks become the bounds of the slices, as the migration guide's min()/slice
+// example does).
+void rewrite_index_uses(Ctx& c, const py::Stmt* s);
+// Removes the definitions of arange names, index aliases and masks.
+void delete_index_defs(Ctx& c, const std::map<const py::Stmt*, const py::StmtList*>& parents);
+// `nisa.iota(<affine expression of arange names>, dtype=...)` as the 0.6 pattern form
+// (dst, pattern, offset, channel_multiplier); false with a refusal when not affine.
+bool iota_arguments(Ctx& c, const py::Expr* expr, std::string& pattern, std::string& offset, std::string& multiplier);
+
+}  // namespace nki::migrate
