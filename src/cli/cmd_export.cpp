@@ -46,6 +46,7 @@ std::vector<OptionSpec> export_options() {
                      "episodes: tasks generated at once (same records in the same order for any N); finished tasks\n"
                      "are journaled in JOURNAL.jsonl beside --out and not redone when the command runs again",
                      "1"),
+      flag_option("dry-run", "episodes: only write which template each task would try (coverage), run nothing"),
       integer_option("max-tasks", "N", 0, 10000000, "episodes: only the first N task directories (sorted); 0 = all", "0"),
       integer_option("max-tokens", "N", 0, 10000000,
                      "token budget per record (estimated at 4 characters a token); longer tool results are cut in the\n"
@@ -111,6 +112,7 @@ int export_command(const ParsedOptions& o) {
              : o.text("kind") == "both" ? train::EpisodeKind::Both
                                         : train::EpisodeKind::Template;
     e.jobs = static_cast<int>(*o.integer("jobs"));
+    e.dry_run = o.flag("dry-run");
     e.out = out;
     e.max_tasks = static_cast<int>(*o.integer("max-tasks"));
     e.pipeline = pipeline_from(o);

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -54,12 +55,18 @@ agent::ToolCall verify_call(const std::string& id, const std::string& code) {
 struct VerifiedTemplate {
   TemplateKernel kernel;
   bool found = false;
+  std::string failure;  // the last candidate's verification text, when none passed
 };
 
 VerifiedTemplate first_verified(const std::vector<TemplateKernel>& cands, toolchain::SimulatorTools& tools) {
-  for (const TemplateKernel& k : cands)
-    if (tools.verify_kernel(k.code).passed) return {k, true};
-  return {};
+  VerifiedTemplate v;
+  for (const TemplateKernel& k : cands) {
+    agent::ToolResult r = tools.verify_kernel(k.code);
+    if (r.passed) return {k, true, {}};
+    v.failure = (r.code.empty() ? std::string() : r.code + ": ") + r.text.substr(0, 400);
+    if (std::getenv("NKI_EPISODES_DEBUG")) std::fprintf(stderr, "--- candidate %s failed:\n%s\n%s\n", k.name.c_str(), k.code.c_str(), r.text.substr(0, 1500).c_str());
+  }
+  return v;
 }
 
 TrainingRecord template_record(const TaskSpec& task, const agent::TaskInfo& info, const TemplateKernel& k,
@@ -211,9 +218,12 @@ struct Generator {
     }
     if (!v.found) {
       ++funnel.notes["no_candidate_verified"];
+      ++funnel.notes["no_candidate_verified:" + p.cands.front().name.substr(0, p.cands.front().name.find(':'))];
+      funnel.first_example.emplace("no_candidate_verified", p.id + ": " + v.failure);
       return out;
     }
     ++funnel.notes["template_verified"];
+    ++funnel.notes["template_verified:" + v.kernel.name.substr(0, v.kernel.name.find(':'))];
     if (o.kind != EpisodeKind::Repair) write(template_record(task, p.info, v.kernel, prompts));
     if (o.kind == EpisodeKind::Template) return out;
     for (const Mutation& m : mutations()) {
@@ -268,6 +278,22 @@ Funnel export_episodes(const EpisodeExportOptions& o) {
                "|prompts=";
   for (const char* f : {"system.md", "task.md", "mode_single_shot.md", "mode_agent.md"})
     g.settings += sha256_hex(read_text(fs::path(g.prompts) / f)).substr(0, 16);
+
+  if (o.dry_run) {  // coverage: which template each task would try first, nothing verified
+    funnel.command += " --dry-run";
+    std::ofstream out(o.out);
+    if (!out) throw IoError("cannot write '" + o.out + "'");
+    for (const fs::path& d : dirs) {
+      PreparedTask p = g.prepare(d);
+      std::string kind = p.cands.empty() ? "none" : p.cands.front().name.substr(0, p.cands.front().name.find(':'));
+      ++funnel.notes["tasks"];
+      ++funnel.notes["candidate:" + kind];
+      out << nlohmann::json({{"task_id", p.id}, {"template", p.cands.empty() ? "" : p.cands.front().name},
+                             {"candidates", p.cands.size()}}).dump() << "\n";
+    }
+    write_funnel(funnel, o.out);
+    return funnel;
+  }
 
   fs::path outp(o.out);
   if (outp.has_parent_path()) fs::create_directories(outp.parent_path());

@@ -61,6 +61,7 @@ struct EpisodeExportOptions {
   int max_tasks = 0;       // 0: every task
   int jobs = 1;            // tasks generated at once (the output does not depend on it)
   bool progress = true;    // a progress line with an ETA on stderr
+  bool dry_run = false;    // only list each task's first template candidate (no kernel is run)
   PipelineOptions pipeline;  // format openai or sharegpt
 };
 

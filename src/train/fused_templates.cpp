@@ -591,7 +591,7 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   s << "    return out\n";
   std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) +
                        "] (rows on partitions) in tiles of up to 128 rows" + (ragged ? ", the ragged last tile masked" : "");
-  out.push_back({"fused_row:" + t.family, plan_text(layout, *tl), s.str()});
+  out.push_back({tl->reduced ? "fused_row:reduce" : "fused_row:map", plan_text(layout, *tl), s.str()});
 }
 
 namespace {
@@ -820,7 +820,7 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
                        (b_idx >= 0 ? " + b" : "") + " in tiles of " + std::to_string(MT) + " x " + std::to_string(NT) +
                        ", K accumulated in chunks of " + std::to_string(KT) +
                        " in a float32 PSUM tile with both operands loaded transposed";
-  out.push_back({"fused_linear:" + t.family, plan_text(layout, *tl), s.str()});
+  out.push_back({rms ? "fused_linear:rmsnorm" : "fused_linear:plain", plan_text(layout, *tl), s.str()});
 }
 
 }  // namespace nki::train

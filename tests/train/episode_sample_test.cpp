@@ -105,8 +105,9 @@ TEST(EpisodeSample, RepairRecordsShowARealFailureFirst) {
     // messages: system, task, verify(broken), its result, verify(fixed), its result
     const auto& m = r.at("messages");
     ASSERT_GE(m.size(), 6u);
-    std::string first_result = m[3].at("content");
-    EXPECT_EQ(first_result.find("PASS"), std::string::npos) << first_result.substr(0, 200);
+    std::string first_result = m[3].at("content"), last_result = m[5].at("content");
+    EXPECT_EQ(first_result.rfind("FAIL", 0), 0u) << first_result.substr(0, 200);
+    EXPECT_EQ(last_result.rfind("PASS", 0), 0u) << last_result.substr(0, 200);
     EXPECT_NE(kernels_of(r)[0], kernels_of(r)[1]);
   }
 }
