@@ -624,6 +624,7 @@ void add_pooled_linear(const TaskSpec& t, const std::vector<std::string>& args, 
   std::optional<Translation> tl = tr.run(1);
   if (!tl || tl->reduced) return;
   tl->summary.insert(tl->summary.begin(), "mean over the sequence, then the projection");
+  tl->body.insert(tl->body.begin(), "v = lin");  // the first line (pool + projection) is the matmul itself
   std::ostringstream s;
   s << kHeader << "@nki.jit\ndef kernel(";
   for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
@@ -729,7 +730,10 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
   if (rms) {
     tr.mark_y_defined();
     tl = tr.run(1);
-    if (tl) tl->summary.insert(tl->summary.begin(), "RMSNorm folded into the projection");
+    if (tl) {
+      tl->summary.insert(tl->summary.begin(), "RMSNorm folded into the projection");
+      tl->body.insert(tl->body.begin(), "v = lin");  // line 0 (RMSNorm + projection) is the matmul itself
+    }
   } else {
     tl = tr.run();
   }
