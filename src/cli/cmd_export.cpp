@@ -37,10 +37,16 @@ std::vector<OptionSpec> export_options() {
                     "openai"),
       integer_option("min-trials", "N", 1, 100, "fresh (held-out) trials the final kernel must pass, beyond the task's own", "3"),
       tasks_dir_option(),
-      choice_option("kind", "K", {"template", "repair"},
+      choice_option("kind", "K", {"template", "repair", "both"},
                     "episodes: template = one verified templated kernel per task (single-shot);\n"
-                    "repair = a verified kernel broken by one real error class, the toolchain's feedback, the fix (agent)",
+                    "repair = a verified kernel broken by one real error class, the toolchain's feedback, the fix (agent);\n"
+                    "both = the template episode and then the repair episodes of each task, in one file",
                     "template"),
+      integer_option("jobs", "N", 1, 256,
+                     "episodes: tasks generated at once (same records in the same order for any N); finished tasks\n"
+                     "are journaled in JOURNAL.jsonl beside --out and not redone when the command runs again",
+                     "1"),
+      flag_option("dry-run", "episodes: only write which template each task would try (coverage), run nothing"),
       integer_option("max-tasks", "N", 0, 10000000, "episodes: only the first N task directories (sorted); 0 = all", "0"),
       integer_option("max-tokens", "N", 0, 10000000,
                      "token budget per record (estimated at 4 characters a token); longer tool results are cut in the\n"
@@ -102,7 +108,11 @@ int export_command(const ParsedOptions& o) {
     if (o.positionals().size() > 1) throw UsageError("unexpected argument '" + o.positionals()[1] + "'");
     train::EpisodeExportOptions e;
     e.tasks_dir = tasks_root_from(o);
-    e.kind = o.text("kind") == "repair" ? train::EpisodeKind::Repair : train::EpisodeKind::Template;
+    e.kind = o.text("kind") == "repair" ? train::EpisodeKind::Repair
+             : o.text("kind") == "both" ? train::EpisodeKind::Both
+                                        : train::EpisodeKind::Template;
+    e.jobs = static_cast<int>(*o.integer("jobs"));
+    e.dry_run = o.flag("dry-run");
     e.out = out;
     e.max_tasks = static_cast<int>(*o.integer("max-tasks"));
     e.pipeline = pipeline_from(o);
@@ -120,7 +130,7 @@ Command make_export_command() {
   spec.name = "export";
   spec.synopsis =
       "nkiagent export sft --runs RUN_DIR... --out FILE.jsonl [--format openai|sharegpt|dpo] [--min-trials N]\n"
-      "       nkiagent export episodes --tasks-dir DIR --kind template|repair --out FILE.jsonl";
+      "       nkiagent export episodes --tasks-dir DIR --kind template|repair|both --out FILE.jsonl [--jobs N]";
   spec.description =
       "Fine-tuning data (docs/training.md). Every record passes the validators, in this order, or is\n"
       "dropped with a reason code counted in FUNNEL.md/.json: not_passed, unknown_task, bad_structure,\n"

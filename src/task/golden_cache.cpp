@@ -1,4 +1,5 @@
 #include "task/golden_cache.h"
+#include "task/golden_batch.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -330,6 +331,65 @@ GoldenTrial load_golden(const TaskSpec& task, int trial, const PythonInfo& pytho
 
 GoldenTrial load_golden(const TaskSpec& task, int trial) {
   return load_golden(task, trial, find_torch_python());
+}
+
+}  // namespace nki
+
+namespace nki {
+
+int prefetch_golden_batch(const std::vector<GoldenWork>& work, const PythonInfo& python,
+                          const GoldenOptions& opts) {
+  const std::string root = golden_cache_root() + "/golden";
+  std::vector<std::string> entries, tmps;
+  std::vector<std::string> argv = {python.path, (fs::path(golden_script_path()).parent_path() / "golden_batch.py").string(),
+                                   golden_script_path()};
+  std::error_code ec;
+  auto cleanup = [&] {
+    for (const std::string& t : tmps) fs::remove_all(t, ec);
+  };
+  bool prepared = false;
+  for (const GoldenWork& w : work) {
+    for (int t : w.trials) {
+      if (t < 0) continue;
+      std::string entry = root + "/" + golden_cache_key(*w.task, t, python);
+      if (entry_sealed(entry)) continue;
+      if (!prepared) {
+        create_cache_dir(golden_cache_root());
+        create_cache_dir(root);
+        remove_stale_temporaries(root);
+        prepared = true;
+      }
+      std::string tmpl = root + "/.tmp-" + fs::path(entry).filename().string().substr(0, 16) + "-XXXXXX";
+      std::vector<char> buf(tmpl.begin(), tmpl.end());
+      buf.push_back('\0');
+      if (!::mkdtemp(buf.data())) {
+        int err = errno;
+        cleanup();
+        throw IoError(root + ": cannot create a temporary directory: " + std::strerror(err));
+      }
+      tmps.emplace_back(buf.data());
+      entries.push_back(entry);
+      argv.insert(argv.end(), {w.task->dir, std::to_string(t), tmps.back()});
+    }
+  }
+  if (entries.empty()) return 0;
+  ProcessOptions popts;
+  popts.timeout_seconds = opts.timeout_seconds * static_cast<double>(entries.size());
+  popts.env = {"PYTHONDONTWRITEBYTECODE=1", "OMP_NUM_THREADS=1"};
+  run_process(argv, popts);  // a failing item only leaves its directory without meta.json
+  int published = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!has_meta(tmps[i])) continue;
+    try {
+      seal_entry(tmps[i]);
+    } catch (const IoError&) {
+      continue;
+    }
+    if (fs::exists(entries[i], ec) && !entry_sealed(entries[i])) discard_entry(entries[i]);
+    if (::rename(tmps[i].c_str(), entries[i].c_str()) == 0) ++published;
+  }
+  cleanup();  // what is left: failed items, and entries another process published first
+  return published;
 }
 
 }  // namespace nki

@@ -3,6 +3,7 @@
 // through the same validator pipeline (validators.h) and write a funnel report (funnel.h).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ class RecordPipeline {
   PipelineOptions opts_;
   Funnel& funnel_;
   DuplicateFilter duplicates_;
+  // compile + re-verify verdicts by final kernel: the repair episodes of a task all end in the
+  // same verified kernel, which is then checked once.
+  std::map<std::string, Verdict> checked_;
 };
 
 struct SftExportOptions {
@@ -48,16 +52,23 @@ struct SftExportOptions {
 // next to it. Returns the funnel.
 Funnel export_sft(const SftExportOptions& o);
 
-enum class EpisodeKind { Template, Repair };
+enum class EpisodeKind { Template, Repair, Both };
 
 struct EpisodeExportOptions {
   std::string tasks_dir;   // task directories in the benchmark format (task.json + reference.py)
   EpisodeKind kind = EpisodeKind::Template;
   std::string out;
   int max_tasks = 0;       // 0: every task
+  int jobs = 1;            // tasks generated at once (the output does not depend on it)
+  bool progress = true;    // a progress line with an ETA on stderr
+  bool dry_run = false;    // only list each task's first template candidate (no kernel is run)
   PipelineOptions pipeline;  // format openai or sharegpt
 };
 
+// Generates the episodes of every task directory (sorted) on `jobs` threads and writes them in
+// task order. Each finished task is journaled in JOURNAL.jsonl beside `out`, so a second run
+// (after a kill) redoes only the unfinished tasks. A task whose generation throws counts as
+// `generator_error` in the funnel's notes; the run goes on.
 Funnel export_episodes(const EpisodeExportOptions& o);
 
 }  // namespace nki::train

@@ -11,7 +11,7 @@
 namespace nki::train {
 
 struct Mutation {
-  std::string kind;  // partition_overflow, missing_store, scope_error, psum_accumulate, psum_store,
+  std::string kind;  // partition_overflow, missing_store, scope_error, psum_accumulate,
                      // output_dtype, mask_off_by_one, reduce_axis0
   std::string fix;   // what the fix turn says it changes (true of every kernel the mutation hits)
 };

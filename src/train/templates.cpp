@@ -1,5 +1,7 @@
 #include "train/templates.h"
 
+#include "train/fused_templates.h"
+
 #include <algorithm>
 #include <map>
 #include <numeric>
@@ -157,10 +159,9 @@ const std::map<std::string, std::string>& binary_bodies() {
 }
 
 // Row reductions over the last axis (output: one value per row).
-const std::map<std::string, std::vector<std::string>>& reduce_bodies(int64_t C) {
-  static std::map<int64_t, std::map<std::string, std::vector<std::string>>> cache;
-  auto& m = cache[C];
-  if (!m.empty()) return m;
+// (By value: template_candidates runs on several threads at once.)
+std::map<std::string, std::vector<std::string>> reduce_bodies(int64_t C) {
+  std::map<std::string, std::vector<std::string>> m;
   std::string inv_c = "(1.0 / " + std::to_string(C) + ")";
   std::string inv_c1 = "(1.0 / " + std::to_string(C > 1 ? C - 1 : 1) + ")";
   m = {
@@ -246,7 +247,7 @@ void add_row_templates(const TaskSpec& t, const std::vector<std::string>& args, 
     if (b != binary_bodies().end()) out.push_back({"binary:" + f, plan_for(f, t), row_kernel(t, args, body_of({b->second}), 2)});
   }
   if (no_params && n_in == 1 && product(t.outputs[0].shape) == R) {
-    const auto& rb = reduce_bodies(C);
+    const auto rb = reduce_bodies(C);
     auto r = rb.find(f);
     if (r != rb.end()) {
       RowSpec rs = body_of(r->second, true);
@@ -381,6 +382,9 @@ std::vector<TemplateKernel> template_candidates(const TaskSpec& task, const std:
   add_row_templates(task, arg_names, out);
   add_matmul_templates(task, arg_names, out);
   add_transpose_templates(task, arg_names, out);
+  // Synthesised tasks (seed + fused lines): written from reference.py's forward() itself.
+  if (out.empty()) add_fused_row_templates(task, arg_names, out);
+  if (out.empty()) add_fused_linear_templates(task, arg_names, out);
   return out;
 }
 
@@ -394,7 +398,9 @@ std::string template_coverage_text() {
   s += "\nrow transforms:";
   for (const auto& [k, v] : normalize_bodies(2)) s += " " + k;
   s += " rmsnorm\nmatmul: matmul, linear, gemm_bias_act, *bias_relu*, *bias_gelu*, *bias_silu*\n"
-       "layout: transpose2d, transpose, permute021\n";
+       "layout: transpose2d, transpose, permute021\n"
+       "synthesised (any family): forward() lines of element-wise maps, row norms / softmax / reductions,\n"
+       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n";
   return s;
 }
 

@@ -1,0 +1,830 @@
+#include "train/fused_templates.h"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace nki::train {
+
+namespace {
+
+const char* kHeader =
+    "import neuronxcc.nki as nki\n"
+    "import neuronxcc.nki.language as nl\n\n\n";
+
+int64_t product(const std::vector<int64_t>& s) {
+  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<int64_t>());
+}
+
+std::string tuple_text(const std::vector<int64_t>& s) {
+  std::string t = "(";
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + (s.size() == 1 ? ",)" : ")");
+}
+
+int64_t divisor_at_most(int64_t n, int64_t cap) {
+  for (int64_t d = std::min(n, cap); d >= 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+bool is_float(DType t) { return t == DType::Float32 || t == DType::BFloat16 || t == DType::Float16; }
+
+std::string trim(const std::string& s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference: forward() lines, its parameter names, and the modules built in __init__.
+
+struct Module {
+  std::string type;    // LayerNorm, BatchNorm1d, PReLU, Linear
+  std::string eps = "1e-05";
+  bool bias = true;    // Linear
+};
+
+struct Reference {
+  std::vector<std::string> args;   // forward(self, ...) parameters
+  std::vector<std::string> lines;  // body statements, "return y" excluded
+  std::map<std::string, Module> modules;
+};
+
+std::optional<Reference> read_reference(const std::string& dir) {
+  std::ifstream in(dir + "/reference.py");
+  if (!in) return std::nullopt;
+  Reference r;
+  static const std::regex mod(R"(^self\.(\w+) = nn\.(LayerNorm|BatchNorm1d|PReLU|Linear)\((.*)\)$)");
+  static const std::regex eps(R"(eps=([-0-9.e]+))");
+  static const std::regex fwd(R"(^def forward\(self(.*)\):$)");
+  bool in_forward = false, returned = false;
+  for (std::string raw; std::getline(in, raw);) {
+    std::string l = trim(raw);
+    if (l.empty() || l[0] == '#') continue;
+    std::smatch m;
+    if (std::regex_match(l, m, fwd)) {
+      in_forward = true;
+      std::stringstream ss(m[1].str());
+      for (std::string a; std::getline(ss, a, ',');)
+        if (!trim(a).empty()) r.args.push_back(trim(a));
+      continue;
+    }
+    if (!in_forward) {
+      if (std::regex_match(l, m, mod)) {
+        Module md;
+        md.type = m[2].str();
+        std::smatch e;
+        std::string rest = m[3].str();
+        if (std::regex_search(rest, e, eps)) md.eps = e[1].str();
+        md.bias = rest.find("bias=False") == std::string::npos;
+        r.modules[m[1].str()] = md;
+      }
+      continue;
+    }
+    if (l.rfind("def ", 0) == 0 || l.rfind("class ", 0) == 0) break;
+    if (l == "return y") {
+      returned = true;
+      break;
+    }
+    r.lines.push_back(l);
+  }
+  if (!returned || r.lines.empty()) return std::nullopt;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Line rules. A rule's pattern is the PyTorch expression with {o} for an operand (a name, or
+// self.<parameter>) and {n} for a number; its output lines use $1.. for those captures, @ for
+// the assigned variable, % for a suffix unique to the line, #C / #C1 / #RSQRTC for the row
+// length, the row length minus one and 1/sqrt(row length).
+
+enum class Kind { Map, Row, Reduce };
+
+struct Rule {
+  Kind kind;
+  std::regex re;
+  std::vector<std::string> out;
+};
+
+std::string escape_with_placeholders(const std::string& p) {
+  std::string r;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p.compare(i, 3, "{o}") == 0) {
+      r += R"(((?:self\.)?[A-Za-z_][A-Za-z_0-9.]*?))";
+      i += 2;
+    } else if (p.compare(i, 3, "{n}") == 0) {
+      r += R"((-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?))";
+      i += 2;
+    } else if (std::string("\\^$.|?*+()[]{}").find(p[i]) != std::string::npos) {
+      r += '\\';
+      r += p[i];
+    } else {
+      r += p[i];
+    }
+  }
+  return r;
+}
+
+const std::vector<Rule>& rules() {
+  static const std::vector<Rule> table = [] {
+    std::vector<std::tuple<Kind, std::string, std::vector<std::string>>> t = {
+        // element-wise maps (activations, arithmetic, casts)
+        {Kind::Map, "torch.relu({o})", {"@ = nl.relu($1)"}},
+        {Kind::Map, "F.relu6({o})", {"@ = nl.minimum(nl.relu($1), 6.0)"}},
+        {Kind::Map, "F.leaky_relu({o}, {n})", {"@ = nl.maximum($1, $1 * $2)"}},
+        {Kind::Map, "F.leaky_relu({o})", {"@ = nl.maximum($1, $1 * 0.01)"}},
+        {Kind::Map, "F.elu({o})", {"@ = nl.maximum($1, 0.0) + (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "F.elu({o}, alpha={n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "torch.selu({o})",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0))"}},
+        {Kind::Map, "F.selu({o})",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0))"}},
+        {Kind::Map, "F.celu({o}, alpha={n})",
+         {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0) * (1.0 / $2)) - 1.0)"}},
+        {Kind::Map, "F.celu({o}, {n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0) * (1.0 / $2)) - 1.0)"}},
+        {Kind::Map, "F.gelu({o})", {"@ = nl.gelu($1)"}},
+        {Kind::Map, "F.gelu({o}, approximate='tanh')", {"@ = nl.gelu_apprx_tanh($1)"}},
+        {Kind::Map, "0.5 * {o} * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * ({o} + 0.044715 * torch.pow({o}, 3.0))))",
+         {"@ = 0.5 * $1 * (1.0 + nl.tanh(0.7978845608028654 * ($2 + 0.044715 * $3 * $3 * $3)))"}},
+        {Kind::Map, "F.silu({o})", {"@ = nl.silu($1)"}},
+        {Kind::Map, "{o} * torch.sigmoid({o})", {"@ = $1 * nl.sigmoid($2)"}},
+        {Kind::Map, "{o} * torch.sigmoid({n} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
+        {Kind::Map, "{o} * torch.sigmoid({o}) * {n}", {"@ = $1 * nl.sigmoid($2) * $3"}},
+        {Kind::Map, "F.mish({o})", {"@ = nl.mish($1)"}},
+        {Kind::Map, "F.softplus({o})", {"@ = nl.softplus($1)"}},
+        {Kind::Map, "torch.sigmoid({o})", {"@ = nl.sigmoid($1)"}},
+        {Kind::Map, "torch.tanh({o})", {"@ = nl.tanh($1)"}},
+        {Kind::Map, "torch.exp({o})", {"@ = nl.exp($1)"}},
+        {Kind::Map, "torch.log({o})", {"@ = nl.log($1)"}},
+        {Kind::Map, "torch.log1p({o})", {"@ = nl.log($1 + 1.0)"}},
+        {Kind::Map, "torch.sqrt({o})", {"@ = nl.sqrt($1)"}},
+        {Kind::Map, "torch.rsqrt({o})", {"@ = nl.rsqrt($1)"}},
+        {Kind::Map, "torch.abs({o})", {"@ = nl.abs($1)"}},
+        {Kind::Map, "torch.sin({o})", {"@ = nl.sin($1)"}},
+        {Kind::Map, "torch.cos({o})", {"@ = nl.cos($1)"}},
+        {Kind::Map, "torch.erf({o})", {"@ = nl.erf($1)"}},
+        {Kind::Map, "torch.atan({o})", {"@ = nl.arctan($1)"}},
+        {Kind::Map, "torch.square({o})", {"@ = nl.square($1)"}},
+        {Kind::Map, "torch.reciprocal({o})", {"@ = nl.reciprocal($1)"}},
+        {Kind::Map, "torch.pow({o}, 3)", {"@ = $1 * $1 * $1"}},
+        {Kind::Map, "F.hardtanh({o}, {n}, {n})", {"@ = nl.minimum(nl.maximum($1, $2), $3)"}},
+        {Kind::Map, "torch.clamp({o}, {n}, {n})", {"@ = nl.minimum(nl.maximum($1, $2), $3)"}},
+        {Kind::Map, "F.hardsigmoid({o})", {"@ = nl.minimum(nl.maximum($1 * (1.0 / 6.0) + 0.5, 0.0), 1.0)"}},
+        {Kind::Map, "F.hardswish({o})", {"@ = $1 * nl.minimum(nl.maximum($1 + 3.0, 0.0), 6.0) * (1.0 / 6.0)"}},
+        {Kind::Map, "F.softsign({o})", {"@ = $1 / (nl.abs($1) + 1.0)"}},
+        {Kind::Map, "F.tanhshrink({o})", {"@ = $1 - nl.tanh($1)"}},
+        // log(sigmoid(x)) = min(x, 0) - log(1 + exp(-|x|)): no overflow for large |x|
+        {Kind::Map, "F.logsigmoid({o})", {"@ = nl.minimum($1, 0.0) - nl.log(nl.exp(nl.negative(nl.abs($1))) + 1.0)"}},
+        {Kind::Map, "F.softshrink({o}, {n})", {"@ = $1 - nl.minimum(nl.maximum($1, -$2), $2)"}},
+        {Kind::Map, "F.hardshrink({o}, {n})", {"@ = nl.where(nl.greater(nl.abs($1), $2), $1, $1 * 0.0)"}},
+        {Kind::Map, "F.threshold({o}, {n}, {n})", {"@ = nl.where(nl.greater($1, $2), $1, $1 * 0.0 + $3)"}},
+        {Kind::Map, "F.rrelu({o}, {n}, {n}, training=False)", {"@ = nl.maximum($1, $1 * (($2 + $3) / 2.0))"}},
+        {Kind::Map, "0.5 * ({o} + torch.sqrt({o} * {o} + {n}))", {"@ = 0.5 * ($1 + nl.sqrt($2 * $3 + $4))"}},
+        {Kind::Map, "torch.sign({o}) * torch.sqrt(torch.abs({o}))", {"@ = nl.sign($1) * nl.sqrt(nl.abs($2))"}},
+        {Kind::Map, "torch.maximum({o}, {o})", {"@ = nl.maximum($1, $2)"}},
+        {Kind::Map, "torch.minimum({o}, {o})", {"@ = nl.minimum($1, $2)"}},
+        {Kind::Map, "torch.hypot({o}, {o})", {"@ = nl.sqrt($1 * $1 + $2 * $2)"}},
+        {Kind::Map, "torch.logaddexp({o}, {o})",
+         {"m% = nl.maximum($1, $2)", "@ = m% + nl.log(nl.exp($1 - m%) + nl.exp($2 - m%))"}},
+        {Kind::Map, "({o} - {o}) * ({o} - {o})", {"d% = $1 - $2", "@ = d% * d%"}},
+        {Kind::Map, "torch.lerp({o}, {o}, {n})", {"@ = $1 + $3 * ($2 - $1)"}},
+        {Kind::Map, "torch.where({o} > {o}, {o}, {n} * {o})", {"@ = nl.where(nl.greater($1, $2), $3, $4 * $5)"}},
+        {Kind::Map, "torch.add({o}, {o}, alpha={n})", {"@ = $1 + $3 * $2"}},
+        {Kind::Map, "torch.addcmul({o}, {o}, {o}, value={n})", {"@ = $1 + $4 * $2 * $3"}},
+        {Kind::Map, "F.gelu({o} + {o}) * {n} + {o}", {"@ = nl.gelu($1 + $2) * $3 + $4"}},
+        {Kind::Map, "torch.relu({o}) / {n}", {"@ = nl.relu($1) * (1.0 / $2)"}},
+        {Kind::Map, "torch.where({o} > 0, {o}, torch.zeros_like({o}))", {"@ = nl.where(nl.greater($1, 0.0), $2, $2 * 0.0)"}},
+        {Kind::Map, "{o}.to(torch.bfloat16).to(torch.float32)", {"@ = nl.copy(nl.copy($1, dtype=nl.bfloat16), dtype=nl.float32)"}},
+        {Kind::Map, "{o}.to(torch.float16).to(torch.float32)", {"@ = nl.copy(nl.copy($1, dtype=nl.float16), dtype=nl.float32)"}},
+        {Kind::Map, "{o} * {o} + {o}", {"@ = $1 * $2 + $3"}},
+        {Kind::Map, "{o} * {n} + {o}", {"@ = $1 * $2 + $3"}},
+        {Kind::Map, "{o} + {n} * {o}", {"@ = $1 + $2 * $3"}},
+        {Kind::Map, "{o} + {o}", {"@ = $1 + $2"}},
+        {Kind::Map, "{o} - {o}", {"@ = $1 - $2"}},
+        {Kind::Map, "{o} * {o}", {"@ = $1 * $2"}},
+        {Kind::Map, "{o} / {o}", {"@ = $1 / $2"}},
+        {Kind::Map, "{o} * {n}", {"@ = $1 * $2"}},
+        {Kind::Map, "{o} / {n}", {"@ = $1 * (1.0 / $2)"}},
+        {Kind::Map, "{o}", {"@ = $1"}},
+        // whole-row transforms (the row is one tile's free axis)
+        {Kind::Row, "torch.softmax({o}, dim=-1)",
+         {"m% = nl.max($1, axis=1, keepdims=True)", "e% = nl.exp($1 - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax({o} / {n}, dim=-1)",
+         {"s% = $1 * (1.0 / $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax(F.gelu({o} * {n}), dim=1)",
+         {"s% = nl.gelu($1 * $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.log_softmax({o}, dim=-1)",
+         {"m% = nl.max($1, axis=1, keepdims=True)", "d% = $1 - m%", "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
+        {Kind::Row, "F.softmin({o}, dim=-1)",
+         {"m% = nl.min($1, axis=1, keepdims=True)", "e% = nl.exp(m% - $1)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "F.normalize({o}, p=2.0, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($1 * $1, axis=1, keepdims=True))", "@ = $1 / nl.maximum(n%, 1e-12)"}},
+        {Kind::Row, "F.normalize({o}, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($1 * $1, axis=1, keepdims=True))", "@ = $1 / nl.maximum(n%, 1e-12)"}},
+        {Kind::Row, "{o} / torch.sum(torch.abs({o}), dim=-1, keepdim=True)", {"@ = $1 / nl.sum(nl.abs($2), axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} / torch.sqrt(torch.mean({o} * {o}, dim=-1, keepdim=True) + {n})",
+         {"@ = $1 / nl.sqrt(nl.sum($2 * $3, axis=1, keepdims=True) * (1.0 / #C) + $4)"}},
+        {Kind::Row, "({o} - {o}.mean(-1, keepdim=True)) / ({o}.std(-1, keepdim=True) + {n})",
+         {"mu% = nl.sum($2, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "sd% = nl.sqrt(nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C1))", "@ = d% / (sd% + $4)"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), eps={n})",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + $3)"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],))",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05)"}},
+        {Kind::Row, "{o} * torch.rsqrt({o}.pow(2).mean(-1, keepdim=True) + {n}) * {o}",
+         {"ms% = nl.sum($2 * $2, axis=1, keepdims=True) * (1.0 / #C)", "@ = $1 * nl.rsqrt(ms% + $3) * $4"}},
+        {Kind::Row, "{o} * torch.rsqrt({o}.pow(2).mean(-1, keepdim=True) + {n})",
+         {"ms% = nl.sum($2 * $2, axis=1, keepdims=True) * (1.0 / #C)", "@ = $1 * nl.rsqrt(ms% + $3)"}},
+        {Kind::Row, "{o} - {o}.amax(-1, keepdim=True)", {"@ = $1 - nl.max($2, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} - {o}.mean(-1, keepdim=True)", {"@ = $1 - nl.sum($2, axis=1, keepdims=True) * (1.0 / #C)"}},
+        // row reductions: one value per row
+        {Kind::Reduce, "torch.sum({o}, dim=-1)", {"@ = nl.sum($1, axis=1, keepdims=True)"}},
+        {Kind::Reduce, "{o}.sum(dim=-1, keepdim=True)", {"@ = nl.sum($1, axis=1, keepdims=True)"}},
+        {Kind::Reduce, "torch.mean({o}, dim=-1)", {"@ = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)"}},
+        {Kind::Reduce, "torch.amax({o}, dim=-1)", {"@ = nl.max($1, axis=1, keepdims=True)"}},
+        {Kind::Reduce, "torch.amin({o}, dim=-1)", {"@ = nl.min($1, axis=1, keepdims=True)"}},
+        {Kind::Reduce, "torch.var({o}, dim=-1)",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "@ = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C1)"}},
+        {Kind::Reduce, "torch.std({o}, dim=-1)",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "@ = nl.sqrt(nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C1))"}},
+        {Kind::Reduce, "torch.linalg.vector_norm({o}, ord=2, dim=-1)", {"@ = nl.sqrt(nl.sum($1 * $1, axis=1, keepdims=True))"}},
+        {Kind::Reduce, "{o}.abs().sum(dim=-1)", {"@ = nl.sum(nl.abs($1), axis=1, keepdims=True)"}},
+        {Kind::Reduce, "torch.logsumexp({o}, dim=-1)",
+         {"m% = nl.max($1, axis=1, keepdims=True)", "@ = nl.log(nl.sum(nl.exp($1 - m%), axis=1, keepdims=True)) + m%"}},
+        {Kind::Reduce, "({o} * {o}).sum(dim=-1)", {"@ = nl.sum($1 * $2, axis=1, keepdims=True)"}},
+        {Kind::Reduce, "torch.tanh({o}.sum(dim=-1) / math.sqrt({o}.shape[-1]))",
+         {"@ = nl.tanh(nl.sum($1, axis=1, keepdims=True) * #RSQRTC)"}},
+    };
+    std::vector<Rule> out;
+    for (auto& [k, p, o] : t) out.push_back({k, std::regex(escape_with_placeholders(p)), o});
+    return out;
+  }();
+  return table;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Translation of forward() into float32 tile statements.
+
+// How a kernel argument enters the row computation.
+enum class Access { Full, Column, Row, Scalar };
+
+struct Operand {
+  std::string arg;   // kernel parameter name
+  std::string var;   // NKI variable holding its float32 tile
+  Access access;
+  DType dtype;
+  std::vector<int64_t> shape;
+};
+
+struct Translation {
+  std::vector<std::string> body;     // statements inside the tile loop, ending in `v = ...`
+  std::set<std::string> used;        // python names of the operands read
+  bool reduced = false;              // v is one value per row
+  std::vector<std::string> summary;  // short names of the lines, for the plan
+};
+
+std::string replace_all(std::string s, const std::string& from, const std::string& to) {
+  for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+  return s;
+}
+
+bool is_number(const std::string& s) {
+  static const std::regex num(R"(-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?)");
+  return std::regex_match(s, num);
+}
+
+std::string fmt_double(double d) {
+  std::ostringstream s;
+  s.precision(17);
+  s << d;
+  std::string t = s.str();
+  if (t.find_first_of(".e") == std::string::npos) t += ".0";
+  return t;
+}
+
+class Translator {
+ public:
+  Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {})
+      : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)) {}
+
+  std::optional<Translation> run(size_t first_line = 0) {
+    Translation t;
+    for (size_t i = first_line; i < ref_.lines.size(); ++i)
+      if (!line(ref_.lines[i], i, t)) return std::nullopt;
+    if (!defined_y_) return std::nullopt;
+    return t;
+  }
+
+  // Names bound by the caller before the lines run (e.g. the linear result).
+  void bind(const std::string& name, const std::string& var) { local_[name] = var; }
+  void mark_y_defined() { defined_y_ = true; local_["y"] = "v"; }
+
+ private:
+  // The NKI variable for a captured operand, or nullopt when it names nothing known.
+  std::optional<std::string> operand(const std::string& text, Translation& t, bool reduced_ok) {
+    if (is_number(text)) return text;
+    auto l = local_.find(text);
+    if (l != local_.end()) return l->second;
+    std::string name = text.rfind("self.", 0) == 0 ? text.substr(5) : text;
+    auto o = ops_.find(name);
+    if (o == ops_.end()) return std::nullopt;
+    (void)reduced_ok;
+    if (t.reduced) return std::nullopt;  // a [rows, C] operand against one value per row
+    t.used.insert(name);
+    return o->second.var;
+  }
+
+  bool module_call(const std::string& lhs_var, const std::string& expr, size_t idx, Translation& t) {
+    static const std::regex call(R"(^self\.(\w+)\((\w+)(?: \+ (\w+))?\)$)");
+    static const std::regex gelu_call(R"(^F\.gelu\(self\.(\w+)\((\w+)\)\)$)");
+    std::smatch m;
+    bool gelu_after = false;
+    if (std::regex_match(expr, m, gelu_call)) gelu_after = true;
+    else if (!std::regex_match(expr, m, call)) return false;
+    auto mod = ref_.modules.find(m[1].str());
+    if (mod == ref_.modules.end()) return false;
+    std::string M = m[1].str();
+    auto in = operand(m[2].str(), t, false);
+    if (!in) return false;
+    std::string s = std::to_string(idx);
+    std::string x = *in;
+    if (!gelu_after && m[3].matched) {
+      auto in2 = operand(m[3].str(), t, false);
+      if (!in2) return false;
+      t.body.push_back("a" + s + " = " + x + " + " + *in2);
+      x = "a" + s;
+    }
+    if (t.reduced) return false;
+    auto param = [&](const std::string& n) { return operand("self." + M + "." + n, t, false); };
+    const Module& md = mod->second;
+    std::string c = std::to_string(C_);
+    std::string result;
+    if (md.type == "LayerNorm") {
+      auto w = param("weight"), b = param("bias");
+      if (!w || !b) return false;
+      t.body.push_back("mu" + s + " = nl.sum(" + x + ", axis=1, keepdims=True) * (1.0 / " + c + ")");
+      t.body.push_back("d" + s + " = " + x + " - mu" + s);
+      t.body.push_back("var" + s + " = nl.sum(d" + s + " * d" + s + ", axis=1, keepdims=True) * (1.0 / " + c + ")");
+      result = "d" + s + " * nl.rsqrt(var" + s + " + " + md.eps + ") * " + *w + " + " + *b;
+      t.summary.push_back("LayerNorm");
+    } else if (md.type == "BatchNorm1d") {
+      auto w = param("weight"), b = param("bias"), rm = param("running_mean"), rv = param("running_var");
+      if (!w || !b || !rm || !rv) return false;
+      result = "(" + x + " - " + *rm + ") * nl.rsqrt(" + *rv + " + " + md.eps + ") * " + *w + " + " + *b;
+      t.summary.push_back("BatchNorm1d (eval)");
+    } else if (md.type == "PReLU") {
+      auto a = param("weight");
+      if (!a) return false;
+      result = "nl.maximum(" + x + ", 0.0) + " + *a + " * nl.minimum(" + x + ", 0.0)";
+      t.summary.push_back("PReLU");
+    } else {
+      return false;
+    }
+    if (gelu_after) result = "nl.gelu(" + result + ")";
+    t.body.push_back(lhs_var + " = " + result);
+    return true;
+  }
+
+  bool line(const std::string& l, size_t idx, Translation& t) {
+    size_t eq = l.find(" = ");
+    if (eq == std::string::npos) return false;
+    std::string lhs = l.substr(0, eq), expr = l.substr(eq + 3);
+    if (!linear_var_.empty()) expr = linear_substituted(expr);
+    // The variable assigned: y (the running value v), a temporary of the reference (h), or an
+    // input rewritten by a prologue line.
+    std::string lhs_var;
+    if (lhs == "y") lhs_var = "v";
+    else if (ops_.count(lhs) && ops_.at(lhs).access == Access::Full && !defined_y_) lhs_var = ops_.at(lhs).var;
+    else if (std::regex_match(lhs, std::regex(R"([a-z]\w*)")) && !ops_.count(lhs)) lhs_var = "h_" + lhs;
+    else return false;
+    bool ok = module_call(lhs_var, expr, idx, t);
+    if (!ok) {
+      for (const Rule& r : rules()) {
+        std::smatch m;
+        if (!std::regex_match(expr, m, r.re)) continue;
+        if (r.kind != Kind::Map && t.reduced) return false;
+        std::vector<std::string> vars;
+        bool known = true;
+        for (size_t g = 1; g < m.size() && known; ++g) {
+          auto v = operand(m[g].str(), t, r.kind == Kind::Map);
+          if (!v) known = false;
+          else vars.push_back(*v);
+        }
+        if (!known) return false;
+        std::string s = std::to_string(idx);
+        for (std::string o : r.out) {
+          for (size_t g = vars.size(); g >= 1; --g) o = replace_all(o, "$" + std::to_string(g), vars[g - 1]);
+          o = replace_all(o, "%", s);
+          o = replace_all(o, "#RSQRTC", fmt_double(1.0 / std::sqrt(static_cast<double>(C_))));
+          o = replace_all(o, "#C1", std::to_string(C_ > 1 ? C_ - 1 : 1));
+          o = replace_all(o, "#C", std::to_string(C_));
+          o = replace_all(o, "@", lhs_var);
+          t.body.push_back(o);
+        }
+        if (r.kind == Kind::Reduce) t.reduced = true;
+        t.summary.push_back(expr.size() > 48 ? expr.substr(0, 45) + "..." : expr);
+        ok = true;
+        break;
+      }
+    } else if (t.summary.empty() || t.summary.back().empty()) {
+      t.summary.push_back(expr);
+    }
+    if (!ok) return false;
+    if (lhs == "y") {
+      defined_y_ = true;
+      local_["y"] = "v";
+    } else if (lhs_var.rfind("h_", 0) == 0) {
+      local_[lhs] = lhs_var;
+    }
+    return true;
+  }
+
+  // self.M(x) of an nn.Linear module becomes the variable holding the matmul result.
+  std::string linear_substituted(const std::string& expr) const {
+    std::string e = expr;
+    for (const auto& [name, md] : ref_.modules)
+      if (md.type == "Linear") {
+        std::regex call("self\\." + name + "\\(" + ref_.args.at(0) + "\\)");
+        e = std::regex_replace(e, call, "LINEAR_RESULT");
+      }
+    return e;
+  }
+
+ public:
+  void bind_linear() { local_["LINEAR_RESULT"] = linear_var_; }
+
+ private:
+  const Reference& ref_;
+  const std::map<std::string, Operand>& ops_;
+  int64_t C_;
+  std::string linear_var_;
+  std::map<std::string, std::string> local_;
+  bool defined_y_ = false;
+};
+
+std::string var_name(const std::string& arg) { return "t_" + arg; }
+
+// Operands of a row kernel over [R, C] rows: full tiles, [R, 1] columns, [C] rows and [1]
+// scalars broadcast to the tile.
+std::optional<std::map<std::string, Operand>> row_operands(const TaskSpec& t, const std::vector<std::string>& args,
+                                                           const std::vector<int64_t>& full, int64_t R, int64_t C) {
+  std::vector<TensorSpec> all = t.kernel_args();
+  std::map<std::string, Operand> ops;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const TensorSpec& s = all[i];
+    Operand o{args[i], var_name(args[i]), Access::Full, s.dtype, s.shape};
+    if (s.shape == full) o.access = Access::Full;
+    else if (s.shape == std::vector<int64_t>{C}) o.access = Access::Row;
+    else if (product(s.shape) == 1) o.access = Access::Scalar;
+    else if (product(s.shape) == R && s.shape.back() == 1 && C != 1) o.access = Access::Column;
+    else return std::nullopt;
+    if (!is_float(s.dtype) && s.dtype != DType::Int32) return std::nullopt;
+    ops[s.name] = o;
+  }
+  return ops;
+}
+
+// The loads of broadcast operands (before the tile loop), with `rows` partitions.
+void emit_broadcasts(std::ostringstream& s, const std::map<std::string, Operand>& ops, const std::set<std::string>& used,
+                     int64_t rows, int64_t C, const std::string& ind) {
+  for (const auto& [name, o] : ops) {
+    if (!used.count(name) || (o.access != Access::Row && o.access != Access::Scalar)) continue;
+    int64_t len = o.access == Access::Row ? C : 1;
+    s << ind << o.var << "_h = nl.load(" << o.arg << ".reshape((1, " << len << ")))\n";
+    s << ind << o.var << " = nl.copy(" << o.var << "_h, dtype=nl.float32).broadcast_to((" << rows << ", " << C << "))\n";
+  }
+}
+
+std::string plan_text(const std::string& layout, const Translation& tr) {
+  std::string p = layout + "; every line of forward() is computed on float32 tiles (";
+  for (size_t i = 0; i < tr.summary.size(); ++i) p += (i ? ", " : "") + tr.summary[i];
+  return p + ") and the result is stored once per tile.";
+}
+
+}  // namespace
+
+void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
+  std::optional<Reference> ref = read_reference(t.dir);
+  if (!ref || ref->args.size() != t.inputs.size()) return;
+  for (const auto& [n, m] : ref->modules)
+    if (m.type == "Linear") return;
+  const std::vector<int64_t>& xs = t.inputs[0].shape;
+  if (xs.size() < 2 || !is_float(t.inputs[0].dtype)) return;
+  int64_t C = xs.back(), R = product(xs) / C;
+  if (C > 4096) return;  // several [128, C] float32 tiles must fit SBUF
+  std::optional<std::map<std::string, Operand>> ops = row_operands(t, args, xs, R, C);
+  if (!ops) return;
+  Translator tr(*ref, *ops, C);
+  std::optional<Translation> tl = tr.run();
+  if (!tl) return;
+  const TensorSpec& o = t.outputs[0];
+  int64_t oc = tl->reduced ? 1 : C;
+  if (product(o.shape) != R * oc) return;
+  if (!tl->reduced && o.shape != xs) return;
+
+  bool ragged = R > 128 && R % 128 != 0;
+  int64_t P = R < 128 ? R : 128;
+  int64_t tiles = (R + P - 1) / P;
+  std::ostringstream s;
+  s << kHeader << "@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::map<std::string, std::string> view;
+  for (const auto& [name, op] : *ops) {
+    if (!tl->used.count(name) || (op.access != Access::Full && op.access != Access::Column)) continue;
+    std::vector<int64_t> want = {R, op.access == Access::Full ? C : 1};
+    if (op.shape == want) {
+      view[name] = op.arg;
+    } else {
+      view[name] = op.arg + "_2d";
+      s << "    " << view[name] << " = " << op.arg << ".reshape(" << tuple_text(want) << ")\n";
+    }
+  }
+  std::string ov = "out";
+  if (o.shape != std::vector<int64_t>{R, oc}) {
+    ov = "out_2d";
+    s << "    out_2d = out.reshape((" << R << ", " << oc << "))\n";
+  }
+  emit_broadcasts(s, *ops, tl->used, P, C, "    ");
+  s << "    P = " << (R < 128 ? std::to_string(R) : "nl.tile_size.pmax") << "\n";
+  std::string full_idx, col_idx, out_idx, mask;
+  if (ragged) {
+    s << "    ip = nl.arange(P)[:, None]\n";
+    s << "    jf = nl.arange(" << C << ")[None, :]\n";
+    s << "    jo = nl.arange(1)[None, :]\n";
+    full_idx = "[rows, jf]";
+    col_idx = "[rows, jo]";
+    mask = ", mask=(rows < " + std::to_string(R) + ")";
+  } else {
+    full_idx = col_idx = "[i * P:(i + 1) * P, :]";
+  }
+  out_idx = tl->reduced ? col_idx : full_idx;
+  s << "    for i in nl.affine_range(" << tiles << "):\n";
+  if (ragged) s << "        rows = i * P + ip\n";
+  for (const auto& [name, op] : *ops) {
+    if (!view.count(name)) continue;
+    std::string idx = op.access == Access::Full ? full_idx : col_idx;
+    if (op.dtype == DType::Float32) {
+      s << "        " << op.var << " = nl.load(" << view[name] << idx << mask << ")\n";
+    } else {
+      s << "        " << op.var << "_h = nl.load(" << view[name] << idx << mask << ")\n";
+      s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+    }
+  }
+  for (const std::string& l : tl->body) s << "        " << l << "\n";
+  s << "        nl.store(" << ov << out_idx << ", value=v" << mask << ")\n";
+  s << "    return out\n";
+  std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) +
+                       "] (rows on partitions) in tiles of up to 128 rows" + (ragged ? ", the ragged last tile masked" : "");
+  out.push_back({tl->reduced ? "fused_row:reduce" : "fused_row:map", plan_text(layout, *tl), s.str()});
+}
+
+namespace {
+
+// y = self.M(x.mean(dim=1)) for x [B, S, K]: per batch row, the sequence sum x_b^T @ ones comes
+// out of TensorE already transposed ([K, 1], contraction over S on partitions), which is the
+// stationary operand of the projection (contraction over K): out[b] = (sum / S) @ W.T + bias.
+void add_pooled_linear(const TaskSpec& t, const std::vector<std::string>& args, const Reference& ref,
+                       const std::string& lin_name, std::vector<TemplateKernel>& out) {
+  const TensorSpec& x = t.inputs[0];
+  if (x.shape.size() != 3 || t.inputs.size() != 1) return;
+  int64_t B = x.shape[0], S = x.shape[1], K = x.shape[2];
+  std::vector<TensorSpec> all = t.kernel_args();
+  int w_idx = -1, b_idx = -1;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name == lin_name + ".weight") w_idx = static_cast<int>(i);
+    else if (all[i].name == lin_name + ".bias") b_idx = static_cast<int>(i);
+    else if (i != 0) return;  // epilogue parameters: not handled here
+  }
+  if (w_idx < 0 || all[w_idx].shape.size() != 2 || all[w_idx].shape[1] != K) return;
+  int64_t N = all[w_idx].shape[0];
+  const TensorSpec& o = t.outputs[0];
+  if (o.shape != std::vector<int64_t>{B, N} || N > 512) return;
+  int64_t ST = divisor_at_most(S, 128), KT = divisor_at_most(K, 128), NS = divisor_at_most(N, 128);
+  if (ST < 8 || KT < 8 || NS < 8) return;
+  std::map<std::string, Operand> ops;
+  Translator tr(ref, ops, N, "lin");
+  tr.bind_linear();
+  tr.mark_y_defined();
+  std::optional<Translation> tl = tr.run(1);
+  if (!tl || tl->reduced) return;
+  tl->summary.insert(tl->summary.begin(), "mean over the sequence, then the projection");
+  tl->body.insert(tl->body.begin(), "v = lin");  // the first line (pool + projection) is the matmul itself
+  std::ostringstream s;
+  s << kHeader << "@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  s << "    ones = nl.ones((" << ST << ", 1), dtype=nl.float32)\n";
+  if (b_idx >= 0) {
+    s << "    b_h = nl.load(" << args[b_idx] << ".reshape((1, " << N << ")))\n";
+    s << "    b_row = nl.copy(b_h, dtype=nl.float32)\n";
+  }
+  s << "    for b in nl.affine_range(" << B << "):\n";
+  s << "        acc = nl.zeros((1, " << N << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "        for k in nl.affine_range(" << K / KT << "):\n";
+  s << "            col = nl.zeros((" << KT << ", 1), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "            for j in nl.affine_range(" << S / ST << "):\n";
+  s << "                xs = nl.load(" << args[0] << "[b, j * " << ST << ":(j + 1) * " << ST << ", k * " << KT << ":(k + 1) * " << KT
+    << "])\n";
+  s << "                col += nl.matmul(nl.copy(xs, dtype=nl.float32), ones, transpose_x=True)\n";
+  s << "            pooled = nl.copy(col, dtype=nl.float32) * (1.0 / " << S << ")\n";
+  s << "            rhs = nl.ndarray((" << KT << ", " << N << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+  s << "            for q in nl.affine_range(" << N / NS << "):\n";
+  s << "                w_t = nl.load_transpose2d(" << args[w_idx] << "[q * " << NS << ":(q + 1) * " << NS << ", k * " << KT
+    << ":(k + 1) * " << KT << "])\n";
+  s << "                rhs[:, q * " << NS << ":(q + 1) * " << NS << "] = nl.copy(w_t, dtype=nl.float32)\n";
+  s << "            acc += nl.matmul(pooled, rhs, transpose_x=True)\n";
+  s << "        lin = nl.copy(acc, dtype=nl.float32)\n";
+  if (b_idx >= 0) s << "        lin = lin + b_row\n";
+  for (const std::string& l : tl->body) s << "        " << l << "\n";
+  s << "        nl.store(out[b:b + 1, :], value=v)\n";
+  s << "    return out\n";
+  std::string layout = "For each of the " + std::to_string(B) + " batch rows the sequence sum comes from TensorE as x_b^T @ ones (" +
+                       std::to_string(S) + " positions in chunks of " + std::to_string(ST) +
+                       "), already transposed for the projection out[b] = mean @ W.T" + (b_idx >= 0 ? " + b" : "");
+  out.push_back({"fused_linear:pooled", plan_text(layout, *tl), s.str()});
+}
+
+}  // namespace
+
+void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string>& args,
+                                std::vector<TemplateKernel>& out) {
+  if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
+  std::optional<Reference> ref = read_reference(t.dir);
+  if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
+  std::string lin_name;
+  for (const auto& [n, m] : ref->modules)
+    if (m.type == "Linear") {
+      if (!lin_name.empty()) return;  // one projection only
+      lin_name = n;
+    }
+  if (lin_name.empty()) return;
+  const Module& lin = ref->modules.at(lin_name);
+  if (ref->lines[0] == "y = self." + lin_name + "(" + ref->args[0] + ".mean(dim=1))") {
+    add_pooled_linear(t, args, *ref, lin_name, out);
+    return;
+  }
+  const TensorSpec& x = t.inputs[0];
+  if (x.shape.size() < 2 || !is_float(x.dtype)) return;
+  int64_t K = x.shape.back(), M = product(x.shape) / K;
+  // The weight [N, K] (and bias [N]) among the parameters.
+  std::vector<TensorSpec> all = t.kernel_args();
+  int w_idx = -1, b_idx = -1;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name == lin_name + ".weight") w_idx = static_cast<int>(i);
+    if (all[i].name == lin_name + ".bias") b_idx = static_cast<int>(i);
+  }
+  if (w_idx < 0 || all[w_idx].shape.size() != 2 || all[w_idx].shape[1] != K) return;
+  if (lin.bias != (b_idx >= 0)) return;
+  int64_t N = all[w_idx].shape[0];
+  const TensorSpec& o = t.outputs[0];
+  if (product(o.shape) != M * N || o.shape.back() != N) return;
+  int64_t MT = divisor_at_most(M, 128), KT = divisor_at_most(K, 128);
+  if (MT < 8 || KT < 8) return;
+  // The first line holding the projection: RMSNorm folded into it, or the projection itself.
+  static const std::regex rms_proj(R"(^y = self\.(\w+)\((\w+) \* torch\.rsqrt\((\w+)\.pow\(2\)\.mean\(-1, keepdim=True\) \+ ([-0-9.e]+)\) \* self\.(\w+)\)$)");
+  std::smatch rm;
+  bool rms = std::regex_match(ref->lines[0], rm, rms_proj) && rm[1].str() == lin_name && rm[2].str() == ref->args[0] &&
+             rm[3].str() == ref->args[0];
+  int g_idx = -1;
+  std::string rms_eps;
+  if (rms) {
+    rms_eps = rm[4].str();
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == rm[5].str()) g_idx = static_cast<int>(i);
+    if (g_idx < 0 || all[g_idx].shape != std::vector<int64_t>{K}) return;
+  }
+  // Operands of the epilogue over the [M, N] result (the weight and x itself are not).
+  std::map<std::string, Operand> ops;
+  std::vector<int64_t> out2d = {M, N};
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (static_cast<int>(i) == w_idx || static_cast<int>(i) == b_idx || static_cast<int>(i) == g_idx || i == 0) continue;
+    const TensorSpec& s = all[i];
+    Operand op{args[i], var_name(args[i]), Access::Full, s.dtype, s.shape};
+    if (s.shape == o.shape) op.access = Access::Full;
+    else if (s.shape == std::vector<int64_t>{N}) op.access = Access::Row;
+    else if (product(s.shape) == 1) op.access = Access::Scalar;
+    else return;
+    if (!is_float(s.dtype) && s.dtype != DType::Int32) return;
+    ops[s.name] = op;
+  }
+  Translator tr(*ref, ops, N, "lin");
+  tr.bind_linear();
+  std::optional<Translation> tl;
+  if (rms) {
+    tr.mark_y_defined();
+    tl = tr.run(1);
+    if (tl) {
+      tl->summary.insert(tl->summary.begin(), "RMSNorm folded into the projection");
+      tl->body.insert(tl->body.begin(), "v = lin");  // line 0 (RMSNorm + projection) is the matmul itself
+    }
+  } else {
+    tl = tr.run();
+  }
+  if (!tl || tl->reduced) return;
+  bool row_epilogue = false;
+  for (const std::string& l : tl->body)
+    if (l.find("axis=1") != std::string::npos) row_epilogue = true;
+  int64_t NT = row_epilogue ? N : divisor_at_most(N, 128);
+  if (NT > 512 || NT < 8) return;
+  int64_t NS = divisor_at_most(NT, 128);  // weight rows per transposed load
+  if (NS < 8) return;
+
+  std::ostringstream s;
+  s << kHeader << "@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string xv = args[0], ov = "out";
+  if (x.shape.size() != 2) {
+    xv = args[0] + "_2d";
+    s << "    " << xv << " = " << args[0] << ".reshape((" << M << ", " << K << "))\n";
+  }
+  if (o.shape != out2d) {
+    ov = "out_2d";
+    s << "    out_2d = out.reshape((" << M << ", " << N << "))\n";
+  }
+  std::map<std::string, std::string> view;
+  for (const auto& [name, op] : ops) {
+    if (!tl->used.count(name) || op.access != Access::Full) continue;
+    view[name] = op.shape == out2d ? op.arg : op.arg + "_2d";
+    if (op.shape != out2d) s << "    " << view[name] << " = " << op.arg << ".reshape((" << M << ", " << N << "))\n";
+  }
+  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT);
+  std::string nrow = "n * " + std::to_string(NT) + ":(n + 1) * " + std::to_string(NT);
+  std::string krow = "k * " + std::to_string(KT) + ":(k + 1) * " + std::to_string(KT);
+  s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  if (rms) {
+    // RMSNorm(x) @ W.T = r * (x @ (g * W).T) with r = rsqrt(mean(x^2) + eps) per row.
+    s << "        x_rows = nl.load(" << xv << "[" << mrow << ", :])\n";
+    s << "        x32 = nl.copy(x_rows, dtype=nl.float32)\n";
+    s << "        r = nl.rsqrt(nl.sum(x32 * x32, axis=1, keepdims=True) * (1.0 / " << K << ") + " << rms_eps << ")\n";
+  }
+  s << "        for n in nl.affine_range(" << N / NT << "):\n";
+  s << "            acc = nl.zeros((" << MT << ", " << NT << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "            for k in nl.affine_range(" << K / KT << "):\n";
+  s << "                lhs_t = nl.load_transpose2d(" << xv << "[" << mrow << ", " << krow << "])\n";
+  std::string rhs = "rhs";
+  if (NS == NT) {
+    s << "                rhs = nl.load_transpose2d(" << args[w_idx] << "[" << nrow << ", " << krow << "])\n";
+  } else {
+    // [KT, NT] from NT / NS transposed blocks of NS weight rows, written into one SBUF tile.
+    s << "                rhs = nl.ndarray((" << KT << ", " << NT << "), dtype=" << "nl." << dtype_name(all[w_idx].dtype)
+      << ", buffer=nl.sbuf)\n";
+    s << "                for j in nl.affine_range(" << NT / NS << "):\n";
+    s << "                    rhs[:, j * " << NS << ":(j + 1) * " << NS << "] = nl.load_transpose2d(" << args[w_idx] << "[n * "
+      << NT << " + j * " << NS << ":n * " << NT << " + (j + 1) * " << NS << ", " << krow << "])\n";
+  }
+  if (rms) {
+    s << "                g_h = nl.load(" << args[g_idx] << ".reshape((" << K << ", 1))[" << krow << ", :])\n";
+    s << "                g_k = nl.copy(g_h, dtype=nl.float32)\n";
+    s << "                rhs_g = nl.multiply(rhs, g_k.broadcast_to((" << KT << ", " << NT << ")))\n";
+    rhs = "rhs_g";
+  }
+  s << "                acc += nl.matmul(lhs_t, " << rhs << ", transpose_x=True)\n";
+  s << "            lin = nl.copy(acc, dtype=nl.float32)\n";
+  if (rms) s << "            lin = lin * r\n";
+  if (b_idx >= 0) {
+    s << "            b_row = nl.load(" << args[b_idx] << ".reshape((1, " << N << "))[0:1, " << nrow << "])\n";
+    s << "            lin = nl.add(lin, nl.copy(b_row, dtype=nl.float32).broadcast_to((" << MT << ", " << NT << ")))\n";
+  }
+  for (const auto& [name, op] : ops) {
+    if (!tl->used.count(name)) continue;
+    if (op.access == Access::Full) {
+      s << "            " << op.var << "_h = nl.load(" << view[name] << "[" << mrow << ", " << nrow << "])\n";
+      s << "            " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+    } else {
+      int64_t len = op.access == Access::Row ? N : 1;
+      std::string sl = op.access == Access::Row ? "[0:1, " + nrow + "]" : "";
+      s << "            " << op.var << "_h = nl.load(" << op.arg << ".reshape((1, " << len << "))" << sl << ")\n";
+      s << "            " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32).broadcast_to((" << MT << ", " << NT
+        << "))\n";
+    }
+  }
+  for (const std::string& l : tl->body) s << "            " << l << "\n";
+  s << "            nl.store(" << ov << "[" << mrow << ", " << nrow << "], value=v)\n";
+  s << "    return out\n";
+  std::string layout = "x is viewed as [" + std::to_string(M) + ", " + std::to_string(K) + "]; out = x @ W.T" +
+                       (b_idx >= 0 ? " + b" : "") + " in tiles of " + std::to_string(MT) + " x " + std::to_string(NT) +
+                       ", K accumulated in chunks of " + std::to_string(KT) +
+                       " in a float32 PSUM tile with both operands loaded transposed";
+  out.push_back({rms ? "fused_linear:rmsnorm" : "fused_linear:plain", plan_text(layout, *tl), s.str()});
+}
+
+}  // namespace nki::train
