@@ -12,6 +12,9 @@
 namespace nki::synth {
 
 inline constexpr int kVariantsPerSeed = 5;  // shapes (and hyper-parameters) per seed
+// Share of variants 2-4 drawn as awkward variants (variant 0 is nice, 1 awkward): tuned so the
+// awkward share of the corpus is near the benchmark's (measured with perf/ngram_bench).
+inline constexpr uint64_t kAwkwardVariantPercent = 30;
 
 struct Candidate {
   std::string id;                       // also the task id and directory name

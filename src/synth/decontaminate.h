@@ -1,7 +1,8 @@
 // Decontamination against the benchmark (issue 13: the 250 benchmark tasks are held out).
 // Two independent tests, both reported: (1) same family and same kernel-argument shapes as a
 // benchmark task (the family of a candidate is its seed name or one of the seed's aliases, for
-// unfused candidates); (2) token 5-gram Jaccard similarity of the reference source >= 0.6.
+// unfused candidates); (2) token 5-gram Jaccard similarity of the references' computation >= 0.6
+// (the shared rule of task/ngram_similarity.h, also used by the train layer's validator).
 #pragma once
 
 #include <cstdint>
@@ -9,23 +10,16 @@
 #include <vector>
 
 #include "synth/candidate.h"
+#include "task/ngram_similarity.h"
 
 namespace nki::synth {
 
-inline constexpr double kJaccardThreshold = 0.6;
-inline constexpr int kGramSize = 5;
-
-// Python source -> tokens: names, numbers and operators; comments, string literals (docstrings)
-// and layout are dropped, so only code is compared.
-std::vector<std::string> code_tokens(const std::string& source);
-// Sorted, unique hashes of the token n-grams.
-std::vector<uint64_t> token_grams(const std::vector<std::string>& tokens, int n = kGramSize);
-double jaccard(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b);
+inline constexpr double kJaccardThreshold = kNearDuplicateJaccard;
 
 struct BenchmarkTask {
   std::string id, family;
   std::vector<std::vector<int64_t>> arg_shapes;
-  std::vector<uint64_t> grams;
+  NgramSet grams;  // reference_ngrams(reference.py)
 };
 
 struct Contamination {

@@ -28,6 +28,7 @@ struct FunnelInput {
   uint64_t options_seed = 0;
   int64_t target = 0;
   size_t benchmark_tasks = 0;
+  double benchmark_awkward_share = -1.0;  // the balance's target awkward share (< 0: none)
   std::map<std::string, int64_t> flags;  // both contamination tests over every candidate
   std::vector<FunnelRow> rows;
 };

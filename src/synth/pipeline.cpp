@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -27,6 +28,7 @@
 #include "task/golden_cache.h"
 #include "task/python_env.h"
 #include "task/sha256.h"
+#include "task/task_spec.h"
 
 namespace nki::synth {
 
@@ -68,6 +70,21 @@ struct Record {
   Verdict worker;               // set when the worker evaluated it
   bool evaluated = false;
 };
+
+bool tagged_awkward(const std::vector<std::string>& tags) {
+  return std::find(tags.begin(), tags.end(), "awkward") != tags.end();
+}
+
+// The awkward share of the benchmark tasks, which the balance follows (issue 13 point d).
+double awkward_share_of(const std::string& tasks_root) {
+  int64_t all = 0, awkward = 0;
+  for (const auto& e : fs::directory_iterator(tasks_root)) {
+    if (!e.is_directory() || !fs::exists(e.path() / "task.json")) continue;
+    ++all;
+    awkward += tagged_awkward(load_task(e.path().string()).tags);
+  }
+  return all ? static_cast<double>(awkward) / static_cast<double>(all) : -1.0;
+}
 
 }  // namespace
 
@@ -199,10 +216,12 @@ SynthSummary run_synth(const SynthOptions& o) {
   std::vector<PoolEntry> pool;
   for (Record& r : records) {
     if (r.verdict == "ok") r.verdict = r.worker.verdict;
-    if (r.verdict == "ok") pool.push_back(PoolEntry{r.c->id, r.c->level, r.c->category, r.c->dtype, r.c->family});
+    if (r.verdict == "ok")
+      pool.push_back(PoolEntry{r.c->id, r.c->level, r.c->category, r.c->dtype, r.c->family, tagged_awkward(r.c->tags)});
   }
   sum.accepted = static_cast<int64_t>(pool.size());
-  std::vector<std::string> chosen = balance(pool, o.target, o.seed);
+  const double awkward_share = awkward_share_of(o.benchmark_tasks);
+  std::vector<std::string> chosen = balance(pool, o.target, o.seed, awkward_share);
   std::set<std::string> selected(chosen.begin(), chosen.end());
   sum.selected = static_cast<int64_t>(selected.size());
 
@@ -245,6 +264,7 @@ SynthSummary run_synth(const SynthOptions& o) {
   fi.options_seed = o.seed;
   fi.target = o.target;
   fi.benchmark_tasks = decon.size();
+  fi.benchmark_awkward_share = awkward_share;
   fi.flags = flags;
   for (const Record& r : records) fi.rows.push_back(FunnelRow{r.c, r.verdict, r.evaluated, selected.count(r.c->id) > 0,
                                                               r.contamination.max_jaccard, r.worker.tolerance_json != "null"});

@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include "base/diagnostic.h"
-#include "task/ngram_similarity.h"
 
 namespace nki::train {
 
@@ -22,9 +21,7 @@ std::string read_file_or_empty(const fs::path& p) {
   return s.str();
 }
 
-std::unordered_set<uint64_t> ngrams_of(const std::string& text) {
-  return text.empty() ? std::unordered_set<uint64_t>{} : token_ngrams(code_tokens(text));
-}
+NgramSet kernel_ngrams(const std::string& text) { return token_ngrams(code_tokens(text)); }
 
 }  // namespace
 
@@ -51,8 +48,8 @@ BenchmarkIndex BenchmarkIndex::load(const std::string& tasks_dir, const std::str
     e.id = t.id;
     e.family = t.family;
     e.shape_key = shape_key(t);
-    e.reference_ngrams = ngrams_of(read_file_or_empty(d / "reference.py"));
-    if (!solutions_dir.empty()) e.solution_ngrams = ngrams_of(read_file_or_empty(fs::path(solutions_dir) / (t.id + ".py")));
+    e.reference_ngrams = reference_ngrams(read_file_or_empty(d / "reference.py"));
+    if (!solutions_dir.empty()) e.solution_ngrams = kernel_ngrams(read_file_or_empty(fs::path(solutions_dir) / (t.id + ".py")));
     idx.add(std::move(e));
   }
   return idx;
@@ -66,7 +63,7 @@ std::optional<Contamination> BenchmarkIndex::check(const TaskSpec& task, const s
     if (!e.family.empty() && e.family == task.family && e.shape_key == key)
       return Contamination{e.id, "family_shape", 1.0};
   }
-  std::unordered_set<uint64_t> k = ngrams_of(kernel), ref = ngrams_of(reference_source);
+  NgramSet k = kernel_ngrams(kernel), ref = reference_ngrams(reference_source);
   for (const BenchmarkEntry& e : entries_) {
     if (!k.empty() && !e.solution_ngrams.empty()) {
       double j = jaccard(k, e.solution_ngrams);

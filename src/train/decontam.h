@@ -3,16 +3,18 @@
 // task/ngram_similarity.h):
 //   - its task is a benchmark task (same id), or has the same family and the same input shapes
 //     and dtypes as one ("family+shape");
-//   - or the token 5-gram Jaccard index of its kernel with a benchmark reference solution, or of
-//     its task's reference.py with a benchmark reference.py, is >= 0.6.
+//   - or the token 5-gram Jaccard index of its kernel with a benchmark reference solution (whole
+//     texts), or of the computation of its task's reference.py with that of a benchmark
+//     reference.py (reference_ngrams: the boilerplate every reference shares is left out, the
+//     same rule as `nkiagent synth`, docs/synthesis.md "Decontamination"), is >= 0.6.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
+#include "task/ngram_similarity.h"
 #include "task/task_spec.h"
 
 namespace nki::train {
@@ -21,8 +23,8 @@ struct BenchmarkEntry {
   std::string id;
   std::string family;
   std::string shape_key;  // input shapes and dtypes, e.g. "256x1024:float32,256x1024:float32"
-  std::unordered_set<uint64_t> reference_ngrams;
-  std::unordered_set<uint64_t> solution_ngrams;  // empty when there is no solution file
+  NgramSet reference_ngrams;  // of the computation (nki::reference_ngrams)
+  NgramSet solution_ngrams;   // empty when there is no solution file
 };
 
 struct Contamination {

@@ -57,5 +57,27 @@ TEST(Balance, ExactTargetSpreadOverLevelsStrataAndFamilies) {
   EXPECT_EQ(balance(pool, 1000, 1).size(), pool.size());
 }
 
+TEST(Balance, AwkwardShareFollowsTheTargetAcrossStrata) {
+  // Three strata of 60 tasks, 60 % of them awkward; 90 seats at a target share of 0.46.
+  std::vector<PoolEntry> pool;
+  for (const char* dtype : {"float32", "bfloat16", "float16"})
+    for (int i = 0; i < 60; ++i)
+      pool.push_back(PoolEntry{std::string(dtype) + std::to_string(i), 1, "act", dtype, "f" + std::to_string(i % 7), i % 5 < 3});
+  auto awkward_in = [&](const std::vector<std::string>& ids) {
+    int n = 0;
+    for (const PoolEntry& e : pool) n += e.awkward && std::binary_search(ids.begin(), ids.end(), e.id);
+    return n;
+  };
+  std::vector<std::string> chosen = balance(pool, 90, 3, 0.46);
+  ASSERT_EQ(chosen.size(), 90u);
+  EXPECT_EQ(awkward_in(chosen), 41);  // round(0.46 * 90)
+  std::vector<std::string> plain = balance(pool, 90, 3);
+  EXPECT_GT(awkward_in(plain), 45);   // without the split the pool's 60 % shows through
+  // Not enough nice tasks (24 per stratum): the awkward side takes the rest of the seats.
+  std::vector<std::string> mostly = balance(pool, 150, 3, 0.2);
+  ASSERT_EQ(mostly.size(), 150u);
+  EXPECT_EQ(awkward_in(mostly), 150 - 72);
+}
+
 }  // namespace
 }  // namespace nki::synth

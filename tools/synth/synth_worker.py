@@ -129,10 +129,16 @@ def evaluate(golden, request):
         _, seen = golden.generate_args(task, 0)
     except golden.TaskError as e:
         raise Reject("manifest_mismatch", str(e))
+    # The time budget is the one machine-dependent filter (docs/synthesis.md): it judges the
+    # fastest of the runs (two, a third when both are over), so a scheduling or cache hiccup on
+    # the loaded machine does not reject an elementwise reference that normally takes 2 ms.
     first, ms = timed_run(golden, task, seen)
+    again, ms_again = timed_run(golden, task, seen)
+    ms = min(ms, ms_again)
     if ms > CPU_BUDGET_MS:
-        raise Reject("budget_time", f"reference took {ms:.0f} ms CPU (budget {CPU_BUDGET_MS:.0f} ms)")
-    again, _ = timed_run(golden, task, seen)
+        ms = min(ms, timed_run(golden, task, seen)[1])
+    if ms > CPU_BUDGET_MS:
+        raise Reject("budget_time", f"reference took {ms:.0f} ms CPU, fastest of 3 runs (budget {CPU_BUDGET_MS:.0f} ms)")
     for j, (a, b) in enumerate(zip(first, again)):
         if not np.array_equal(a, b):
             raise Reject("nondeterministic", f"output {j} differs between two identical runs")

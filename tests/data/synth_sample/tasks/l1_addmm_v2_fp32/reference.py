@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """beta * C + alpha * A @ B. Input c: 300x320. (float32)"""
+    """beta * C + alpha * A @ B. Input c: 300x300. (float32)"""
 
     def __init__(self):
         super().__init__()

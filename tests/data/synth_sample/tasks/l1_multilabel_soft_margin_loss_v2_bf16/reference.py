@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """Multi-label soft-margin loss against 0/1 labels. Input logits: 100x256. (bfloat16)"""
+    """Multi-label soft-margin loss against 0/1 labels. Input logits: 256x256. (bfloat16)"""
 
     def __init__(self):
         super().__init__()

@@ -10,7 +10,7 @@ class Model(nn.Module):
 
     def __init__(self):
         super().__init__()
-        self.fc = nn.Linear(512, 256)
+        self.fc = nn.Linear(512, 512)
 
     def forward(self, x):
         y = torch.softmax(F.gelu(self.fc(x) * 3.0), dim=1)

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """Linear, GroupNorm over G groups of features, x * sigmoid(x). Input x: 128x256. Fused: epilogue castfp16bf16. (float32)"""
+    """Linear, GroupNorm over G groups of features, x * sigmoid(x). Input x: 256x256. Fused: epilogue castfp16bf16. (float32)"""
 
     def __init__(self):
         super().__init__()

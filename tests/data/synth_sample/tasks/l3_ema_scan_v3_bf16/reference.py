@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """h_t = a * h_{t-1} + (1 - a) * x_t over the last axis. Input x: 3x48x32. (bfloat16)"""
+    """h_t = a * h_{t-1} + (1 - a) * x_t over the last axis. Input x: 2x32x16. (bfloat16)"""
 
     def __init__(self):
         super().__init__()

@@ -6,7 +6,7 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """x + GLU(conv1d(x), dim=1). Input x: 2x16x256. Fused: epilogue scale. (bfloat16)"""
+    """x + GLU(conv1d(x), dim=1). Input x: 2x16x128. Fused: epilogue scale. (bfloat16)"""
 
     def __init__(self):
         super().__init__()

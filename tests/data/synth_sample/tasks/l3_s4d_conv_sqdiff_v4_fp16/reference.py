@@ -6,13 +6,13 @@ import torch.nn.functional as F
 
 
 class Model(nn.Module):
-    """Kernel K[c, l] = sum_n C B exp(A l), then a causal depthwise convolution of x with K. Input x: 3x48x256. Fused: epilogue sqdiff. (float16)"""
+    """Kernel K[c, l] = sum_n C B exp(A l), then a causal depthwise convolution of x with K. Input x: 2x32x256. Fused: epilogue sqdiff. (float16)"""
 
     def __init__(self):
         super().__init__()
-        self.a_log = nn.Parameter(torch.zeros(48, 12))
-        self.bm = nn.Parameter(torch.zeros(48, 12))
-        self.cm = nn.Parameter(torch.zeros(48, 12))
+        self.a_log = nn.Parameter(torch.zeros(32, 16))
+        self.bm = nn.Parameter(torch.zeros(32, 16))
+        self.cm = nn.Parameter(torch.zeros(32, 16))
 
     def forward(self, x, res_e1):
         a = -torch.exp(self.a_log)
