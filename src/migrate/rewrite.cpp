@@ -478,7 +478,7 @@ RewriteResult rewrite_to_current(const std::string& legacy_source, const TileFac
   try {
     m = parse_module_text(legacy_source, path);
   } catch (const DiagnosticError& e) {
-    out.refused.push_back({e.diagnostic().line, e.diagnostic().col, "syntax", e.diagnostic().message});
+    out.refused.push_back({e.diagnostic().line, e.diagnostic().col, e.diagnostic().code, e.diagnostic().message});
     out.text = legacy_source;
     return out;
   }

@@ -1,5 +1,6 @@
 #include "toolchain/toolchain.h"
 
+#include "base/diag_codes.h"
 #include "ir/verify.h"
 #include "nki_current/dialect.h"
 #include "toolchain/isolated.h"
@@ -25,7 +26,7 @@ CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts
   // IR invariants (ir/verify.h): a broken one is a bug of this tool, reported here with the
   // instruction instead of surfacing as a simulator or cost-model surprise.
   if (std::optional<ir::InvariantViolation> bad = ir::verify_kernel(*tr.kernel)) {
-    r.diagnostics.push_back(make_diagnostic(Severity::Error, "internal_error", "malformed kernel IR after tracing: " + bad->what,
+    r.diagnostics.push_back(make_diagnostic(Severity::Error, diag::Code::internal_error, "malformed kernel IR after tracing: " + bad->what,
                                             file, bad->loc, "this is a bug in nkiagent, not in the kernel"));
     return r;
   }
