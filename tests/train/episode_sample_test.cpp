@@ -64,7 +64,9 @@ TEST(EpisodeSample, EveryRecordPassesTheStaticValidators) {
     EXPECT_FALSE(check_openai_json(r)) << check_openai_json(r)->message;
     std::vector<std::string> ks = kernels_of(r);
     ASSERT_FALSE(ks.empty());
-    if (r["provenance"] == "repair") EXPECT_EQ(ks.size(), 2u);  // the broken kernel, then the fix
+    if (r["provenance"] == "repair") {
+      EXPECT_EQ(ks.size(), 2u);  // the broken kernel, then the fix
+    }
     TaskSpec task = load_task(kSample + "/tasks/" + id);
     agent::TaskInfo info = toolchain::task_info(task);
     Verdict sig = check_signature(ks.back(), info);
