@@ -4,7 +4,9 @@
 // The test prints predicted vs published for every point and fails when
 //   - fewer than 80 % of the points are within +-25 % (issue 12's target; docs/cost-model.md
 //     lists the points that miss and why),
-//   - any point is off by more than 2x (a gross regression), or
+//   - any point is off by more than 2x (a gross regression),
+//   - an "at most" point (a published upper bound: the nki-samples perf-test thresholds) is
+//     predicted above its bound, or
 //   - a multi-version case (the four matmul tutorial versions, mamba v1/v2) is ranked wrongly, or
 //     one kernel's points over a growing size (mamba_v3 over seq_len) are out of order.
 // No coefficient is set per point: all points share the trn1 / trn2 tables of cost_table.def.
@@ -32,6 +34,7 @@ struct Point {
   Measure measure;
   const char* group;    // versions of one kernel, expected in this order (slowest first)
   const char* source;
+  bool at_most = false;  // published figure is an upper bound (test threshold), not a measurement
 };
 
 std::vector<Point> points() {
@@ -67,12 +70,23 @@ std::vector<Point> points() {
        Measure::Kernel, "", "TP §5.1 [AO-base]"},
       {"NKIBench fp32 matmul baseline", "matmul_fp32_baseline.py", {"32x128x5120:float32", "40x128x12288:float32"},
        Target::Trn1, 35.2e6, Measure::Kernel, "", "TP §3.9-5 [AO-base]"},
+      // The NKIBench mamba baseline is mamba_v1 (TP §5.1, AccelOpt README) at seq 7168, channels 256;
+      // its profile shows 55 MB of spills, which the model does not do (docs/cost-model.md).
+      {"NKIBench mamba baseline (mamba_v1 C=256 L=7168)", "mamba_v1.py",
+       {"1x256x7168:float32", "1x256x7168:float32", "256x16:float32", "1x16x7168:float32", "1x16x7168:float32"},
+       Target::Trn1, 2.889e6, Measure::Kernel, "", "TP §3.9-3, §5.1 [AO-base]"},
       {"trn2 DMA [4,4096] bf16 load, trigger->done", "dma_4x4096_bf16.py", {"4x4096:bfloat16"}, Target::Trn2, 2.46e3,
        Measure::FirstLoad, "", "TP §2.10, §3.9-6 [DMA]"},
       {"trn2 DMA [4,4096] bf16 load, data phase", "dma_4x4096_bf16.py", {"4x4096:bfloat16"}, Target::Trn2, 1.416e3,
        Measure::FirstLoadData, "", "TP §2.10, §3.9-6 [DMA]"},
       {"trn2 DMA [128,128] bf16 load, trigger->done", "dma_128x128_bf16.py", {"128x128:bfloat16"}, Target::Trn2, 1.28e3,
        Measure::FirstLoad, "", "TP §2.10, §3.9-6 [DMA]"},
+      // Upper bounds: nki-samples perf-test nc_latency thresholds (they include the ~14-25 us launch
+      // floor of nki.benchmark, TP §2.7, which the model leaves out, so these are weak checks).
+      {"nki-samples rmsnorm_qkv [128,512]x[512,512] fp16", "rmsnorm_qkv_small.py", {"128x512:float16", "512x512:float16"},
+       Target::Trn1, 25e3, Measure::Kernel, "", "TP §2.7, §3.9-8 [SMP-t]", true},
+      {"nki-samples global avg-pool [1,512,7,7] fp32", "global_avg_pool.py", {"1x512x7x7:float32"}, Target::Trn1,
+       14 * 1.05e3, Measure::Kernel, "", "TP §2.7, §3.9-8 [SMP-t]", true},
   };
 }
 
@@ -88,6 +102,7 @@ TEST(CostCalibration, PublishedMeasurements) {
   struct Row {
     Point p;
     double predicted;
+    double dve_ns, act_ns, pe_ns;  // engine busy time (sum of initiation intervals)
   };
   std::vector<Row> rows;
   for (const Point& p : points()) {
@@ -95,22 +110,37 @@ TEST(CostCalibration, PublishedMeasurements) {
     auto k = testing::compile_file(file, p.args, p.target == Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1);
     ASSERT_TRUE(k) << p.name;
     CostReport r = estimate(*k, default_table(p.target));
-    rows.push_back({p, measure(r, p.measure)});
+    rows.push_back({p, measure(r, p.measure), r.stats(Unit::DVE).busy_ns, r.stats(Unit::ACT).busy_ns,
+                    r.stats(Unit::PE).busy_ns});
   }
-  int within = 0;
-  std::printf("\n%-46s %6s %14s %14s %8s  %s\n", "calibration point", "target", "published", "predicted", "error", "source");
+  int within = 0, points_n = 0, bounds_ok = 0, bounds_n = 0;
+  std::printf("\n%-48s %6s %14s %14s %8s %27s  %s\n", "calibration point", "target", "published", "predicted", "error",
+              "busy us: DVE / ACT / PE", "source");
   for (const Row& r : rows) {
+    if (r.p.at_most) {
+      bool ok = r.predicted <= r.p.published_ns;
+      ++bounds_n;
+      bounds_ok += ok;
+      std::printf("%-48s %6s <=%9.3f us %11.3f us %8s %27s  %s%s\n", r.p.name, target_name(r.p.target),
+                  r.p.published_ns / 1e3, r.predicted / 1e3, ok ? "ok" : "ABOVE", "", r.p.source,
+                  ok ? "" : "  [above the published bound]");
+      EXPECT_LE(r.predicted, r.p.published_ns) << r.p.name << ": predicted above the published upper bound";
+      continue;
+    }
+    ++points_n;
     double err = r.predicted / r.p.published_ns - 1;
     bool ok = std::fabs(err) <= 0.25;
     within += ok;
-    std::printf("%-46s %6s %11.3f us %11.3f us %+7.1f%%  %s%s\n", r.p.name, target_name(r.p.target),
-                r.p.published_ns / 1e3, r.predicted / 1e3, 100 * err, r.p.source, ok ? "" : "  [outside +-25%]");
+    char busy[64];
+    std::snprintf(busy, sizeof busy, "%.0f / %.0f / %.0f", r.dve_ns / 1e3, r.act_ns / 1e3, r.pe_ns / 1e3);
+    std::printf("%-48s %6s %11.3f us %11.3f us %+7.1f%% %27s  %s%s\n", r.p.name, target_name(r.p.target),
+                r.p.published_ns / 1e3, r.predicted / 1e3, 100 * err, busy, r.p.source, ok ? "" : "  [outside +-25%]");
     EXPECT_GT(r.predicted, r.p.published_ns / 2) << r.p.name << ": more than 2x too fast";
     EXPECT_LT(r.predicted, r.p.published_ns * 2) << r.p.name << ": more than 2x too slow";
   }
-  std::printf("within +-25%%: %d of %zu points (%.0f%%; target 80%%: %s)\n", within, rows.size(),
-              100.0 * within / rows.size(), within * 5 >= static_cast<int>(rows.size()) * 4 ? "met" : "NOT met");
-  EXPECT_GE(within * 5, static_cast<int>(rows.size()) * 4) << "fewer than 80 % of the points are within +-25 %";
+  std::printf("within +-25%%: %d of %d points (%.0f%%; target 80%%: %s); upper bounds held: %d of %d\n", within,
+              points_n, 100.0 * within / points_n, within * 5 >= points_n * 4 ? "met" : "NOT met", bounds_ok, bounds_n);
+  EXPECT_GE(within * 5, points_n * 4) << "fewer than 80 % of the points are within +-25 %";
 
   // Ranking of the versions of one kernel (published order = slowest first).
   std::map<std::string, std::vector<const Row*>> groups;
