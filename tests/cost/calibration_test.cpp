@@ -7,7 +7,8 @@
 //   - any point is off by more than 2x (a gross regression),
 //   - an "at most" point (a published upper bound: the nki-samples perf-test thresholds) is
 //     predicted above its bound, or
-//   - a multi-version case (the four matmul tutorial versions, mamba v1/v2) is ranked wrongly, or
+//   - a multi-version case (the four matmul tutorial versions, mamba v1/v2, LayerNorm v1/v2 — the
+//     last ranking only) is ranked wrongly, or
 //     one kernel's points over a growing size (mamba_v3 over seq_len) are out of order.
 // No coefficient is set per point: all points share the trn1 / trn2 tables of cost_table.def.
 #include <gtest/gtest.h>
@@ -34,7 +35,8 @@ struct Point {
   Measure measure;
   const char* group;    // versions of one kernel, expected in this order (slowest first)
   const char* source;
-  bool at_most = false;  // published figure is an upper bound (test threshold), not a measurement
+  bool at_most = false;    // published figure is an upper bound (test threshold), not a measurement
+  bool rank_only = false;  // only the order within `group` is checked (absolute value not comparable)
 };
 
 std::vector<Point> points() {
@@ -81,6 +83,13 @@ std::vector<Point> points() {
        Measure::FirstLoadData, "", "TP §2.10, §3.9-6 [DMA]"},
       {"trn2 DMA [128,128] bf16 load, trigger->done", "dma_128x128_bf16.py", {"128x128:bfloat16"}, Target::Trn2, 1.28e3,
        Measure::FirstLoad, "", "TP §2.10, §3.9-6 [DMA]"},
+      // LayerNorm tutorial v1/v2 at [300, 1000] fp32 (general/nki/tutorials/layernorm.rst at 86051b85,
+      // NCLatency p50): ~70x the kernel's modelled DMA and engine work, i.e. mostly a fixed cost the
+      // tutorial does not explain, so only the ranking (v1 slower, 14.9 %) is checked.
+      {"LayerNorm tutorial v1 [300,1000] fp32 (rank only)", "layernorm_v1.py", {"300x1000:float32", "1000:float32", "1000:float32"},
+       Target::Trn1, 2311e3, Measure::Kernel, "layernorm", "SDK 2.24 layernorm.rst", false, true},
+      {"LayerNorm tutorial v2 (bn_stats/bn_aggr) (rank only)", "layernorm_v2.py", {"300x1000:float32", "1000:float32", "1000:float32"},
+       Target::Trn1, 1969e3, Measure::Kernel, "layernorm", "SDK 2.24 layernorm.rst", false, true},
       // Upper bounds: nki-samples perf-test nc_latency thresholds (they include the ~14-25 us launch
       // floor of nki.benchmark, TP §2.7, which the model leaves out, so these are weak checks).
       {"nki-samples rmsnorm_qkv [128,512]x[512,512] fp16", "rmsnorm_qkv_small.py", {"128x512:float16", "512x512:float16"},
@@ -125,6 +134,11 @@ TEST(CostCalibration, PublishedMeasurements) {
                   r.p.published_ns / 1e3, r.predicted / 1e3, ok ? "ok" : "ABOVE", "", r.p.source,
                   ok ? "" : "  [above the published bound]");
       EXPECT_LE(r.predicted, r.p.published_ns) << r.p.name << ": predicted above the published upper bound";
+      continue;
+    }
+    if (r.p.rank_only) {
+      std::printf("%-48s %6s %11.3f us %11.3f us %8s %27s  %s\n", r.p.name, target_name(r.p.target),
+                  r.p.published_ns / 1e3, r.predicted / 1e3, "rank", "", r.p.source);
       continue;
     }
     ++points_n;
