@@ -86,9 +86,9 @@ std::vector<Point> points() {
       // LayerNorm tutorial v1/v2 at [300, 1000] fp32 (general/nki/tutorials/layernorm.rst at 86051b85,
       // NCLatency p50): ~70x the kernel's modelled DMA and engine work, i.e. mostly a fixed cost the
       // tutorial does not explain, so only the ranking (v1 slower, 14.9 %) is checked.
-      {"LayerNorm tutorial v1 [300,1000] fp32 (rank only)", "layernorm_v1.py", {"300x1000:float32", "1000:float32", "1000:float32"},
+      {"LayerNorm tutorial v1 [300,1000] fp32 (rank)", "layernorm_v1.py", {"300x1000:float32", "1000:float32", "1000:float32"},
        Target::Trn1, 2311e3, Measure::Kernel, "layernorm", "SDK 2.24 layernorm.rst", false, true},
-      {"LayerNorm tutorial v2 (bn_stats/bn_aggr) (rank only)", "layernorm_v2.py", {"300x1000:float32", "1000:float32", "1000:float32"},
+      {"LayerNorm tutorial v2 bn_stats/bn_aggr (rank)", "layernorm_v2.py", {"300x1000:float32", "1000:float32", "1000:float32"},
        Target::Trn1, 1969e3, Measure::Kernel, "layernorm", "SDK 2.24 layernorm.rst", false, true},
       // Upper bounds: nki-samples perf-test nc_latency thresholds (they include the ~14-25 us launch
       // floor of nki.benchmark, TP §2.7, which the model leaves out, so these are weak checks).
