@@ -204,14 +204,23 @@ enum class Opcode : uint8_t {
   Select,
   // per-partition scan: r_i = alu1(alu0(src0_i, r_{i-1}), src1_i), r_{-1} = srcs[2]
   Scan,
-  // Any other instruction, identified by `name` (bn_stats, max8, gather_flattened, ...); the
-  // executor dispatches on the name.
+  // Any other instruction, identified by `custom` (bn_stats, max8, gather_flattened, ...): the
+  // contract is the table in ir/custom_ops.def; simulator and cost model switch on it.
   Custom,
 };
 const char* opcode_name(Opcode op);
 
+// Which Custom instruction an Instr is (ir/custom_ops.def); None for every other opcode.
+enum class CustomOp : uint8_t {
+  None,
+#define CUSTOM_OP(id, name, min_srcs, max_srcs, engine, doc) id,
+#include "ir/custom_ops.def"
+#undef CUSTOM_OP
+};
+
 struct Instr {
   Opcode op = Opcode::Copy;
+  CustomOp custom = CustomOp::None;  // Custom only: which one (the name stays for dumps)
   std::string name;          // API that produced it, e.g. "nl.load", "nisa.tensor_tensor"
   Engine engine = Engine::Unknown;
   SourceLoc loc;
