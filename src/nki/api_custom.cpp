@@ -1,9 +1,11 @@
-// APIs lowered to Custom instructions (conventions: src/machine/custom_ops.h): statistics,
+// APIs lowered to Custom instructions (the table: src/ir/custom_ops.def; operand layouts:
+// src/machine/custom_ops.h): statistics,
 // top-8 search, gathers, shuffles, random numbers (shared/docs/nki-spec.md §2.9–§2.10).
 #include <algorithm>
 #include <cmath>
 
 #include "base/diag_codes.h"
+#include "ir/custom_ops.h"
 #include "nki/api_common.h"
 #include "nki/operand_rules.h"
 
@@ -26,14 +28,18 @@ TensorObj* on_chip_tile(const Ref& r, const std::string& api, const std::string&
   return t;
 }
 
-Ref emit_custom(Tracer& t, const std::string& name, std::vector<int64_t> shape, DType dtype,
-                std::vector<ir::Operand> srcs, const Ref& mask, ir::Engine engine,
+// A Custom instruction of kind `op` (its name and engine from ir/custom_ops.def) writing a new
+// SBUF tile.
+Ref emit_custom(Tracer& t, ir::CustomOp op, std::vector<int64_t> shape, DType dtype,
+                std::vector<ir::Operand> srcs, const Ref& mask,
                 std::vector<int64_t> int_attrs = {}, std::vector<double> float_attrs = {}) {
   auto res = t.new_tensor(std::move(shape), dtype, ir::Buffer::Sbuf, "");
+  const ir::CustomOpInfo& row = ir::custom_op_info(op);
   ir::Instr in;
   in.op = ir::Opcode::Custom;
-  in.name = name;
-  in.engine = engine;
+  in.custom = op;
+  in.name = std::string(row.name);
+  in.engine = row.engine;
   in.dst = res->view;
   in.srcs = std::move(srcs);
   in.int_attrs = std::move(int_attrs);
@@ -170,7 +176,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
                 "call bn_stats on chunks of at most 512 elements and aggregate them with nisa.bn_aggr");
     DType out = opt_dtype(a[2]).value_or(x->dtype());
     if (!a[1] || py::is_none(a[1]))
-      return emit_custom(t, "bn_stats", {x->shape()[0], 6}, out, {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
+      return emit_custom(t, ir::CustomOp::BnStats, {x->shape()[0], 6}, out, {ir::Operand::of(x->view)}, a[1]);
     // The mask ranges over the data: masked-out elements take no part in the statistics (the
     // SDK 2.24 layernorm tutorial masks the ragged last 512-column chunk of a 1000-column row).
     // Pass the active data and a 0/1 membership tile of the same shape.
@@ -186,8 +192,8 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
       if (v == 1.0) set.mask = make_mask(t, a[1], x->shape().size());
       t.emit(std::move(set));
     }
-    return emit_custom(t, "bn_stats", {x->shape()[0], 6}, out, {ir::Operand::of(data->view), ir::Operand::of(member->view)},
-                       nullptr, ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::BnStats, {x->shape()[0], 6}, out, {ir::Operand::of(data->view), ir::Operand::of(member->view)},
+                       nullptr);
   }));
   m.set("bn_aggr", make_fn("bn_aggr", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "bn_aggr", {"data", "mask", "dtype"}, 1, 1);
@@ -195,8 +201,8 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     if (free_size(*x) % 3 != 0)
       nki_error(diag::Code::bn_aggr_free_size, "bn_aggr input free size must be a multiple of 3, got " + std::to_string(free_size(*x)),
                 "pass bn_stats results ([P, 6] each) side by side");
-    return emit_custom(t, "bn_aggr", {x->shape()[0], 2}, opt_dtype(a[2]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view)}, a[1], ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::BnAggr, {x->shape()[0], 2}, opt_dtype(a[2]).value_or(x->dtype()),
+                       {ir::Operand::of(x->view)}, a[1]);
   }));
   m.set("max8", make_fn("max8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "max8", {"src", "mask", "dtype"}, 0, 1);
@@ -204,7 +210,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     check_top8_free_size(*x0, "max8", "src", 8);
     DType out = opt_dtype(a[2]).value_or(x0->dtype());
     auto x = masked_data(t, x0, a[1], -INFINITY, "nisa.max8");
-    return emit_custom(t, "max8", {x->shape()[0], 8}, out, {ir::Operand::of(x->view)}, nullptr, ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::Max8, {x->shape()[0], 8}, out, {ir::Operand::of(x->view)}, nullptr);
   }));
   m.set("nc_find_index8", make_fn("nc_find_index8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "nc_find_index8", {"data", "vals", "mask", "dtype"}, 0, 2);
@@ -217,8 +223,8 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     DType dt = opt_dtype(a[3]).value_or(DType::UInt32);
     if (dt != DType::UInt32 && dt != DType::UInt16)
       nki_error(diag::Code::unsupported_dtype, "nc_find_index8 dtype must be uint16 or uint32");
-    return emit_custom(t, "nc_find_index8", {x->shape()[0], 8}, dt, {ir::Operand::of(x->view), ir::Operand::of(v->view)},
-                       nullptr, ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::NcFindIndex8, {x->shape()[0], 8}, dt, {ir::Operand::of(x->view), ir::Operand::of(v->view)},
+                       nullptr);
   }));
   m.set("nc_match_replace8", make_fn("nc_match_replace8", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "nc_match_replace8", {"data", "vals", "imm", "dst_idx", "mask", "dtype"}, 0, 3);
@@ -235,8 +241,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
       check_writable(t, *di);
       srcs.push_back(ir::Operand::of(di->view));
     }
-    return emit_custom(t, "nc_match_replace8", x->shape(), opt_dtype(a[5]).value_or(x->dtype()), srcs, a[4],
-                       ir::Engine::Vector, {}, {*imm});
+    return emit_custom(t, ir::CustomOp::NcMatchReplace8, x->shape(), opt_dtype(a[5]).value_or(x->dtype()), srcs, a[4], {}, {*imm});
   }));
   m.set("dropout", make_fn("dropout", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "dropout", {"data", "prob", "mask", "dtype"}, 2, 2);
@@ -257,7 +262,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
                       dtype_name(out),
                   "drop dtype= and convert the result afterwards (nisa.tensor_copy(..., dtype=...))");
     }
-    return emit_custom(t, "dropout", x->shape(), out, {ir::Operand::of(x->view), prob}, a[2], ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::Dropout, x->shape(), out, {ir::Operand::of(x->view), prob}, a[2]);
   }));
   m.set("nc_stream_shuffle", make_fn("nc_stream_shuffle", [&t](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "nc_stream_shuffle", {"src", "dst", "shuffle_mask", "dtype", "mask"}, 3, 3);
@@ -280,6 +285,7 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
     check_writable(t, *dst);
     ir::Instr ins;
     ins.op = ir::Opcode::Custom;
+    ins.custom = ir::CustomOp::NcStreamShuffle;
     ins.name = "nc_stream_shuffle";
     ins.engine = ir::Engine::Vector;
     ins.dst = dst->view;
@@ -321,8 +327,8 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
       out_shape = {P, J, 16};
       if (E > 1) out_shape.push_back(E);
     }
-    return emit_custom(t, "local_gather", out_shape, src->dtype(), {ir::Operand::of(src->view), ir::Operand::of(idx->view)},
-                       a[4], ir::Engine::GpSimd, {E, V});
+    return emit_custom(t, ir::CustomOp::LocalGather, out_shape, src->dtype(), {ir::Operand::of(src->view), ir::Operand::of(idx->view)},
+                       a[4], {E, V});
   }));
 }
 
@@ -387,6 +393,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     auto res = t.new_tensor(x->shape(), opt_dtype(a[11]).value_or(x->dtype()), ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Custom;
+    in.custom = ir::CustomOp::RangeSelect;
     in.name = "range_select";
     in.engine = ir::Engine::Vector;
     in.dst = res->view;
@@ -450,6 +457,7 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     check_writable(t, *dst);
     ir::Instr in;
     in.op = ir::Opcode::Custom;
+    in.custom = ir::CustomOp::SelectReduce;
     in.name = "select_reduce";
     in.engine = ir::Engine::Vector;
     in.dst = dst->view;
@@ -476,8 +484,8 @@ void add_nisa_selects(Tracer& t, py::ModuleObj& m) {
     TensorObj* ids = on_chip_tile(a[0], "sequence_bounds", "segment_ids");
     if (ids->shape().size() != 2 || ids->shape()[0] != 1)
       nki_error(diag::Code::shape_mismatch, "sequence_bounds segment_ids must be a [1, n] tile");
-    return emit_custom(t, "sequence_bounds", {1, 2, ids->shape()[1]}, opt_dtype(a[1]).value_or(ids->dtype()),
-                       {ir::Operand::of(ids->view)}, nullptr, ir::Engine::GpSimd);
+    return emit_custom(t, ir::CustomOp::SequenceBounds, {1, 2, ids->shape()[1]}, opt_dtype(a[1]).value_or(ids->dtype()),
+                       {ir::Operand::of(ids->view)}, nullptr);
   }));
   // dma_transpose: 2-D [1,0], 3-D [2,1,0], 4-D [3,1,2,0] into a new SBUF tile (2.24
   // general/nki/api/nki/isa/__init__.py). `axes` and indirect (gather) sources come from the
@@ -524,6 +532,7 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     TensorObj* x = need_tensor(a[1], "device_print", "x");
     ir::Instr in;
     in.op = ir::Opcode::Custom;
+    in.custom = ir::CustomOp::DevicePrint;
     in.name = "device_print#" + (prefix ? *prefix : std::string());
     in.engine = ir::Engine::Vector;
     in.dst = x->view;  // read only: the printer never writes its destination
@@ -536,6 +545,7 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     auto scratch = t.new_tensor({1, 1}, DType::UInt32, ir::Buffer::Sbuf, "");
     ir::Instr in;
     in.op = ir::Opcode::Custom;
+    in.custom = ir::CustomOp::RandomSeed;
     in.name = "random_seed";
     in.engine = ir::Engine::GpSimd;
     in.dst = scratch->view;
@@ -559,8 +569,8 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
     if (ix->dtype() != DType::UInt32)
       nki_error(diag::Code::unsupported_dtype, "indices of 'gather_flattened' must be uint32, got " + std::string(dtype_name(ix->dtype())),
                 "load the indices as uint32 (nl.load(idx, dtype=nl.uint32))");
-    return emit_custom(t, "gather_flattened", ix->shape(), opt_dtype(a[3]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view), ir::Operand::of(ix->view)}, a[2], ir::Engine::GpSimd);
+    return emit_custom(t, ir::CustomOp::GatherFlattened, ix->shape(), opt_dtype(a[3]).value_or(x->dtype()),
+                       {ir::Operand::of(x->view), ir::Operand::of(ix->view)}, a[2]);
   }));
   m.set("dropout", make_fn("dropout", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "dropout", {"x", "rate", "dtype", "mask"}, 2, 2);
@@ -570,15 +580,14 @@ void add_nl_custom(Tracer& t, py::ModuleObj& m) {
       nki_error(diag::Code::tensor_scalar_operand_shape,
                 "rate of 'dropout' must be a scalar or a tile with 1 element, got " + shape_str(r->shape()),
                 "pass one probability (a Python float or a [1, 1] tile); for per-partition rates use nisa.dropout");
-    return emit_custom(t, "dropout", x->shape(), opt_dtype(a[2]).value_or(x->dtype()),
-                       {ir::Operand::of(x->view), operand_for(a[1], x->shape(), "dropout", "rate")}, a[3],
-                       ir::Engine::Vector);
+    return emit_custom(t, ir::CustomOp::Dropout, x->shape(), opt_dtype(a[2]).value_or(x->dtype()),
+                       {ir::Operand::of(x->view), operand_for(a[1], x->shape(), "dropout", "rate")}, a[3]);
   }));
   m.set("rand", make_fn("rand", [&t](Interp& in, CallArgs& call) -> Ref {
     Args a(call, "rand", {"shape", "dtype"}, 2, 1);
     std::vector<int64_t> shape = need_shape(in, a[0], "rand");
     DType dt = a.has(1) ? need_dtype(a[1], "rand", "dtype") : DType::Float32;
-    return emit_custom(t, "rand", shape, dt, {}, nullptr, ir::Engine::GpSimd);
+    return emit_custom(t, ir::CustomOp::Rand, shape, dt, {}, nullptr);
   }));
 }
 

@@ -103,6 +103,7 @@ void add_nisa_cumulative(Tracer& t, py::ModuleObj& m) {
                                      "accumulator value)");
     ir::Instr in;
     in.op = ir::Opcode::Custom;
+    in.custom = ir::CustomOp::TensorScalarCumulative;
     in.name = "tensor_scalar_cumulative";
     in.engine = ir::Engine::Vector;
     in.dst = dst->view;
