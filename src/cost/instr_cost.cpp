@@ -1,5 +1,7 @@
 #include "cost/instr_cost.h"
 
+#include "ir/custom_ops.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,13 +20,6 @@ Unit unit_of(ir::Engine e) {
     case ir::Engine::GpSimd: return Unit::POOL;
     default: return Unit::DVE;  // Vector, Unknown (the compiler's usual choice), Sync
   }
-}
-
-std::string base_name(const std::string& n) {
-  size_t dot = n.rfind('.');
-  std::string s = dot == std::string::npos ? n : n.substr(dot + 1);
-  size_t hash = s.find('#');
-  return hash == std::string::npos ? s : s.substr(0, hash);
 }
 
 const ir::Access* first_tensor_src(const ir::Instr& in, int skip = 0) {
@@ -208,11 +203,12 @@ ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTab
       c.vector_flops = 2 * elems;
       break;
     case ir::Opcode::Custom: {
-      std::string n = base_name(in.name);
+      using ir::CustomOp;
+      const CustomOp op = in.custom;
       const ir::Access* s = first_tensor_src(in);
       Layout ls = s ? layout_of(k, *s) : Layout{};
       double n_in = static_cast<double>(std::max<int64_t>(ls.free_elems, 1));
-      if (n == "transpose" || n == "nc_transpose") {
+      if (op == CustomOp::Transpose || op == CustomOp::NcTranspose) {
         if (c.unit == Unit::PE) {
           // [ISA26] PE transpose: max(P, min(64, F)) back-to-back; fp32 slower (v2 4x, v3 2x).
           double p = static_cast<double>(std::max<int64_t>(ls.partitions, 1));
@@ -223,15 +219,16 @@ ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTab
         } else {
           cycles = N;
         }
-      } else if (n == "bn_aggr") {
+      } else if (op == CustomOp::BnAggr) {
         cycles = t.dve_bn_aggr_factor * n_in;
-      } else if (n == "bn_stats" || n == "max8" || n == "nc_find_index8" || n == "nc_match_replace8" ||
-                 n == "dropout" || n == "range_select" || n == "select_reduce" || n == "nc_stream_shuffle" ||
-                 n == "tensor_partition_reduce" || n == "gather_flattened") {
+      } else if (op == CustomOp::BnStats || op == CustomOp::Max8 || op == CustomOp::NcFindIndex8 ||
+                 op == CustomOp::NcMatchReplace8 || op == CustomOp::Dropout || op == CustomOp::RangeSelect ||
+                 op == CustomOp::SelectReduce || op == CustomOp::NcStreamShuffle ||
+                 op == CustomOp::TensorPartitionReduce || op == CustomOp::GatherFlattened) {
         cycles = std::max(n_in, N);
-      } else if (n == "tensor_scalar_cumulative") {
+      } else if (op == CustomOp::TensorScalarCumulative) {
         cycles = 2 * N;  // a scan over the free dim, like tensor_tensor_scan
-      } else if (n == "device_print" || n == "random_seed") {
+      } else if (op == CustomOp::DevicePrint || op == CustomOp::RandomSeed) {
         cycles = 0;
         floor_ii = false;
       } else {

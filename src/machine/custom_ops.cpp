@@ -1,4 +1,5 @@
-// Custom instructions, dispatched by name (operand conventions: machine/custom_ops.h).
+// Custom instructions, dispatched on Instr::custom (the table: ir/custom_ops.def; operand
+// conventions: machine/custom_ops.h).
 #include "machine/custom_ops.h"
 
 #include <algorithm>
@@ -576,31 +577,33 @@ void device_print(ExecContext& cx, const ir::Instr& in, std::string_view prefix)
 }  // namespace
 
 void exec_custom(ExecContext& cx, const ir::Instr& in) {
-  std::string_view name = in.name;
-  std::string_view suffix;  // text after '#': device_print's prefix
-  if (auto hash = name.find('#'); hash != std::string_view::npos) {
-    suffix = name.substr(hash + 1);
-    name = name.substr(0, hash);
+  switch (in.custom) {
+    case ir::CustomOp::DevicePrint: {
+      std::string_view prefix;  // text after '#' in the name: device_print's prefix
+      if (auto hash = std::string_view(in.name).find('#'); hash != std::string_view::npos)
+        prefix = std::string_view(in.name).substr(hash + 1);
+      return device_print(cx, in, prefix);
+    }
+    case ir::CustomOp::BnStats: return bn_stats(cx, in);
+    case ir::CustomOp::BnAggr: return bn_aggr(cx, in);
+    case ir::CustomOp::Max8: return max8(cx, in);
+    case ir::CustomOp::NcFindIndex8: return nc_find_index8(cx, in);
+    case ir::CustomOp::NcMatchReplace8: return nc_match_replace8(cx, in);
+    case ir::CustomOp::GatherFlattened: return gather_flattened(cx, in);
+    case ir::CustomOp::LocalGather: return local_gather(cx, in);
+    case ir::CustomOp::NcStreamShuffle: return nc_stream_shuffle(cx, in);
+    case ir::CustomOp::TensorPartitionReduce: return tensor_partition_reduce(cx, in);
+    case ir::CustomOp::Transpose:
+    case ir::CustomOp::NcTranspose: return transpose(cx, in);
+    case ir::CustomOp::Rand: return rand_fill(cx, in);
+    case ir::CustomOp::RandomSeed: return random_seed(cx, in);
+    case ir::CustomOp::Dropout: return dropout(cx, in);
+    case ir::CustomOp::RangeSelect: return range_select(cx, in);
+    case ir::CustomOp::SelectReduce: return select_reduce(cx, in);
+    case ir::CustomOp::SequenceBounds: return sequence_bounds(cx, in);
+    case ir::CustomOp::TensorScalarCumulative: return tensor_scalar_cumulative(cx, in);
+    case ir::CustomOp::None: break;
   }
-  if (auto dot = name.rfind('.'); dot != std::string_view::npos) name = name.substr(dot + 1);
-  if (name == "device_print") return device_print(cx, in, suffix);
-  if (name == "bn_stats") return bn_stats(cx, in);
-  if (name == "bn_aggr") return bn_aggr(cx, in);
-  if (name == "max8") return max8(cx, in);
-  if (name == "nc_find_index8") return nc_find_index8(cx, in);
-  if (name == "nc_match_replace8") return nc_match_replace8(cx, in);
-  if (name == "gather_flattened") return gather_flattened(cx, in);
-  if (name == "local_gather") return local_gather(cx, in);
-  if (name == "nc_stream_shuffle") return nc_stream_shuffle(cx, in);
-  if (name == "tensor_partition_reduce") return tensor_partition_reduce(cx, in);
-  if (name == "transpose" || name == "nc_transpose") return transpose(cx, in);
-  if (name == "rand") return rand_fill(cx, in);
-  if (name == "random_seed") return random_seed(cx, in);
-  if (name == "dropout") return dropout(cx, in);
-  if (name == "range_select") return range_select(cx, in);
-  if (name == "select_reduce") return select_reduce(cx, in);
-  if (name == "sequence_bounds") return sequence_bounds(cx, in);
-  if (name == "tensor_scalar_cumulative") return tensor_scalar_cumulative(cx, in);
   cx.fail(diag::Code::sim_unsupported,
           "the simulator does not implement custom instruction '" + in.name + "'",
           "see src/machine/custom_ops.h for the supported names");

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "ir/custom_ops.h"
 #include "machine/executor.h"
 #include "ir_builder.h"
 
@@ -16,6 +17,7 @@ ir::Instr custom(const std::string& name, ir::Access dst, std::vector<ir::Operan
   ir::Instr in;
   in.op = ir::Opcode::Custom;
   in.name = "nisa." + name;
+  in.custom = ir::custom_op_by_name(name).value_or(ir::CustomOp::None);  // None: unknown name
   in.engine = ir::Engine::Vector;
   in.dst = std::move(dst);
   in.srcs = std::move(srcs);
@@ -268,6 +270,7 @@ TEST(CustomOps, DevicePrintAddsANote) {
   int x = kb.param("x", DType::Float32, {2, 2});
   ir::Instr p;
   p.op = ir::Opcode::Custom;
+  p.custom = ir::CustomOp::DevicePrint;
   p.name = "nl.device_print#x tile:";
   p.dst = whole(k, x);
   p.srcs = {T(whole(k, x))};
