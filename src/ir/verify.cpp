@@ -3,6 +3,7 @@
 #include <limits>
 #include <vector>
 
+#include "ir/custom_ops.h"
 #include "ir/walk.h"
 
 namespace nki::ir {
@@ -30,7 +31,7 @@ size_t required_srcs(const Instr& in) {
     case Opcode::Scan: return 3;
     case Opcode::Reduce: return 1;
     case Opcode::Iota:
-    case Opcode::Custom: return 0;  // custom ops check their own operand layout
+    case Opcode::Custom: return 0;  // checked against the table (custom_ops.def) in custom()
   }
   return 0;
 }
@@ -170,6 +171,22 @@ class Verifier {
     }
   }
 
+  // A Custom instruction names a row of custom_ops.def and has as many operands as that row
+  // allows (the simulator reads them by position).
+  void custom(const Instr& in, const std::string& who) {
+    if (in.custom == CustomOp::None) {
+      fail(who + " has no custom-op kind (ir/custom_ops.def)", in.loc);
+      return;
+    }
+    const CustomOpInfo& row = custom_op_info(in.custom);
+    const size_t n = in.srcs.size();
+    if (n < row.min_srcs || n > row.max_srcs)
+      fail(who + " is " + std::string(row.name) + ", which takes " + std::to_string(row.min_srcs) +
+               (row.max_srcs == row.min_srcs ? "" : " to " + std::to_string(row.max_srcs)) +
+               " operand(s), has " + std::to_string(n),
+           in.loc);
+  }
+
   void instr(const Instr& in) {
     const std::string who = "instruction '" + in.name + "' (" + opcode_name(in.op) + ")";
     // A destination id of -1 means "none" (some custom instructions write no tensor).
@@ -181,6 +198,7 @@ class Verifier {
     if (in.op == Opcode::Iota) expr(in.iota.rest, who + " iota", in.loc);
     if (in.select_pred) expr(in.select_pred->rest, who + " predicate", in.loc);
     if (found_) return;
+    if (in.op == Opcode::Custom) return custom(in, who);
     const size_t need = required_srcs(in);
     if (in.srcs.size() < need) {
       fail(who + " needs " + std::to_string(need) + " operand(s), has " + std::to_string(in.srcs.size()), in.loc);
