@@ -1,6 +1,6 @@
 // Operand / attribute conventions of the Custom instructions the simulator implements
-// (ir::Opcode::Custom, dispatched on Instr::name; a module prefix such as "nisa." or "nl." is
-// ignored). The tracer emits IR following this table.
+// (ir::Opcode::Custom, dispatched on Instr::custom; the list of operations, their operand-count
+// ranges and engines is the table ir/custom_ops.def). The tracer emits IR following this table.
 //
 // Conventions shared by all of them:
 //  * "[P, F]" means: the operand's iteration space with dim 0 as the partition dim and all
