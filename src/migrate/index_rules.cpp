@@ -519,15 +519,41 @@ void delete_index_defs(Ctx& c, const std::map<const Stmt*, const StmtList*>& par
   }
 }
 
+namespace {
+bool pattern_of(Ctx& c, const Expr* at, const Affine& a, const char* what, std::string& pattern, std::string& offset,
+                std::string& multiplier);
+}
+
 bool iota_arguments(Ctx& c, const Expr* expr, std::string& pattern, std::string& offset, std::string& multiplier) {
   Affine a;
   decompose(c, expr, 1, a);
+  return pattern_of(c, expr, a, "nisa.iota", pattern, offset, multiplier);
+}
+
+bool affine_select_arguments(Ctx& c, const Expr* lhs, const Expr* rhs, std::string& pattern, std::string& offset,
+                             std::string& multiplier) {
+  Affine a;
+  decompose(c, lhs, 1, a);
+  decompose(c, rhs, -1, a);
+  return pattern_of(c, lhs, a, "nisa.affine_select", pattern, offset, multiplier);
+}
+
+namespace {
+// One partition index array (channel_multiplier) and at most one free one ([[step, num]]).
+bool pattern_of(Ctx& c, const Expr* at, const Affine& a, const char* what, std::string& pattern, std::string& offset,
+                std::string& multiplier) {
   std::string why = a.why;
   std::string free_step = "0", free_num = "1";
   multiplier = "0";
+  bool seen_axis[2] = {false, false};
   for (const Affine::Var& v : a.vars) {
     if (!why.empty()) break;
     const ArangeVar& av = v.info;
+    if (av.rank == 2 && av.axis >= 0 && av.axis < 2) {
+      if (seen_axis[av.axis]) why = "two index arrays on one axis";
+      seen_axis[av.axis] = true;
+    }
+    if (!why.empty()) break;
     std::string coef = v.coef.empty() ? "1" : v.coef;
     if (v.sign < 0) coef = "-" + coef;
     if (av.rank != 2) why = "an iota over a rank-" + std::to_string(av.rank) + " index array";
@@ -539,7 +565,7 @@ bool iota_arguments(Ctx& c, const Expr* expr, std::string& pattern, std::string&
   }
   if (a.vars.size() > 2) why = "an iota of more than two index arrays";
   if (!why.empty()) {
-    c.refuse(*expr, "isa_dst", "nisa.iota of " + why);
+    c.refuse(*at, "isa_dst", std::string(what) + " of " + why);
     return false;
   }
   pattern = "[[" + free_step + ", " + free_num + "]]";
@@ -547,5 +573,6 @@ bool iota_arguments(Ctx& c, const Expr* expr, std::string& pattern, std::string&
   if (offset.empty()) offset = "0";
   return true;
 }
+}  // namespace
 
 }  // namespace nki::migrate

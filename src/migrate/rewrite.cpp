@@ -20,7 +20,7 @@ using namespace py;
 const std::set<std::string> kDstPassing = {
     "activation", "activation_reduce", "bn_aggr", "bn_stats", "max8", "nc_find_index8", "nc_matmul", "nc_transpose",
     "reciprocal", "scalar_tensor_tensor", "tensor_copy", "tensor_reduce", "tensor_scalar", "tensor_tensor",
-    "tensor_tensor_scan", "tensor_partition_reduce", "dropout", "iota"};
+    "tensor_tensor_scan", "tensor_partition_reduce", "dropout", "iota", "affine_select"};
 
 // NumPy operators of 2.24 examples (np.max in tensor_reduce) and their nki.language spelling.
 const std::map<std::string, std::string> kNumpyOps = {{"np.max", "nl.maximum"}, {"np.min", "nl.minimum"},
@@ -246,7 +246,7 @@ class StmtRewriter {
     static const std::map<std::string, std::pair<const char*, size_t>> kData = {
         {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
         {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
-        {"tensor_tensor_scan", {"data0", 0}}};
+        {"tensor_tensor_scan", {"data0", 0}}, {"affine_select", {"on_true_tile", 1}}};
     std::string op = isa_op(k);
     auto pure = [&](const char* kw, size_t pos) -> std::string {
       const Expr* e = nullptr;
@@ -300,6 +300,7 @@ class StmtRewriter {
       parts.push_back("channel_multiplier=" + mult);
       return "nisa.iota(" + join(parts) + ")";
     }
+    if (op == "affine_select") return affine_select_call(k, dst, ok);
     if (op == "nc_matmul" && k->args.size() > 5) {
       c_.refuse(*k, "isa_dst", "nisa.nc_matmul with more than five positional arguments (0.6 inserts accumulate)");
       ok = false;
@@ -320,6 +321,38 @@ class StmtRewriter {
     for (auto& [pos, t] : items) parts.push_back(t);
     if (!extra.empty()) parts.push_back(extra);
     return "nisa." + op + "(" + join(parts) + ")";
+  }
+
+  // 2.24 affine_select(pred, on_true_tile, on_false_value) with pred `lhs CMP rhs`, both sides
+  // affine in the index arrays -> 0.6 affine_select(dst, pattern, channel_multiplier,
+  // on_true_tile, on_false_value, cmp_op=, offset=) comparing lhs - rhs with 0
+  // (nki/api/nki/isa/__init__.py at HEAD, affine_select).
+  std::string affine_select_call(const Call* k, const std::string& dst, bool& ok) {
+    auto operand = [&](const char* kw, size_t pos) -> const Expr* {
+      if (const keyword* w = find_kw(k, kw)) return w->value.get();
+      return k->args.size() > pos ? k->args[pos].get() : nullptr;
+    };
+    const Expr* pred = operand("pred", 0);
+    const Expr* on_true = operand("on_true_tile", 1);
+    const Expr* on_false = operand("on_false_value", 2);
+    auto* cmp = as<Compare>(pred);
+    static const std::map<CmpOp, std::string> kCmp = {{CmpOp::Eq, "nl.equal"},       {CmpOp::NotEq, "nl.not_equal"},
+                                                      {CmpOp::Gt, "nl.greater"},     {CmpOp::GtE, "nl.greater_equal"},
+                                                      {CmpOp::Lt, "nl.less"},        {CmpOp::LtE, "nl.less_equal"}};
+    if (!cmp || cmp->ops.size() != 1 || !kCmp.count(cmp->ops[0]) || !on_true || !on_false ||
+        k->args.size() + k->keywords.size() > 4) {
+      c_.refuse(*k, "isa_dst", "nisa.affine_select whose predicate is not one comparison of index expressions");
+      ok = false;
+      return "";
+    }
+    std::string pattern, offset, mult;
+    if (!affine_select_arguments(c_, cmp->left.get(), cmp->comparators[0].get(), pattern, offset, mult)) {
+      ok = false;
+      return "";
+    }
+    std::vector<std::string> parts = {dst, pattern, mult, arg_text(on_true, ok), arg_text(on_false, ok),
+                                      "cmp_op=" + kCmp.at(cmp->ops[0]), "offset=" + offset};
+    return "nisa.affine_select(" + join(parts) + ")";
   }
 
   std::string arg_text(const Expr* a, bool& ok) {

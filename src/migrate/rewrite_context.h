@@ -77,5 +77,8 @@ void delete_index_defs(Ctx& c, const std::map<const py::Stmt*, const py::StmtLis
 // `nisa.iota(<affine expression of arange names>, dtype=...)` as the 0.6 pattern form
 // (dst, pattern, offset, channel_multiplier); false with a refusal when not affine.
 bool iota_arguments(Ctx& c, const py::Expr* expr, std::string& pattern, std::string& offset, std::string& multiplier);
+// The same for the affine predicate `lhs CMP rhs` of nisa.affine_select, as lhs - rhs.
+bool affine_select_arguments(Ctx& c, const py::Expr* lhs, const py::Expr* rhs, std::string& pattern,
+                             std::string& offset, std::string& multiplier);
 
 }  // namespace nki::migrate

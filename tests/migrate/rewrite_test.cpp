@@ -198,11 +198,28 @@ TEST(MigrateRewrite, IotaOfAranges) {
                              "    nisa.iota(c, [[1, V]], offset=2, channel_multiplier=0)\n"));
 }
 
-TEST(MigrateRewrite, AffineSelectIsRefusedLoudly) {
-  std::string body = "    i_p = nl.arange(P)[:, None]\n    s = nisa.affine_select(pred=(i_p >= 0), on_true_tile=t, on_false_value=0.0)\n";
+TEST(MigrateRewrite, AffineSelectPredicateBecomesPattern) {
+  TileFacts f;
+  f[{9, "nisa.affine_select"}] = {TileFact{{128, 64}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_s = nl.arange(S)[None, :]\n"
+      "    s = nisa.affine_select(pred=(r * P + i_p - i_s >= 0), on_true_tile=t[i_p, i_s], on_false_value=-9984.0)\n";
+  RewriteResult r = rewrite_to_current(kernel(body), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    s = nl.ndarray(t[0:P, 0:S].shape, dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.affine_select(s, [[-1, S]], 1, t[0:P, 0:S], -9984.0, cmp_op=nl.greater_equal, "
+                             "offset=r * P)\n"));
+}
+
+TEST(MigrateRewrite, AffineSelectWithTwoFreeIndicesIsRefused) {
+  std::string body =
+      "    i_a = nl.arange(A)[None, :]\n"
+      "    i_b = nl.arange(B)[None, :]\n"
+      "    s = nisa.affine_select(pred=(i_a - i_b >= 0), on_true_tile=t, on_false_value=0.0)\n";
   RewriteResult r = rewrite_to_current(kernel(body), {});
   EXPECT_FALSE(r.complete());
-  EXPECT_TRUE(refused_rule(r, "isa_dst", 8));
+  EXPECT_TRUE(refused_rule(r, "isa_dst", 9));
 }
 
 TEST(MigrateRewrite, NlKeywordsAndParDim) {
