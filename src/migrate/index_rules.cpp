@@ -320,7 +320,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
       auto* call = as<Call>(x);
       if (!call) return;
       std::string fn = dotted_name(call->func.get());
-      if ((fn == "nisa.iota" || fn == "nisa.affine_select") && !call->args.empty()) iota_args.push_back(call);
+      if (fn == "nisa.iota" || fn == "nisa.affine_select") iota_args.push_back(call);
       for (size_t k = 0; k < call->keywords.size(); ++k) {
         if (call->keywords[k].arg_name != "mask") continue;
         std::string why;
@@ -479,7 +479,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
     });
   });
   for (const Expr* call : iota_args)
-    for_each_expr(as<Call>(call)->args[0].get(), [&](const Expr* n) { handled.insert(n); });
+    if (!as<Call>(call)->args.empty()) for_each_expr(as<Call>(call)->args[0].get(), [&](const Expr* n) { handled.insert(n); });
   for (const Expr* call : iota_args)
     for (const keyword& k : as<Call>(call)->keywords)
       if (k.arg_name == "pred" || k.arg_name == "on_true_tile")
@@ -534,7 +534,8 @@ bool affine_select_arguments(Ctx& c, const Expr* lhs, const Expr* rhs, std::stri
                              std::string& multiplier) {
   Affine a;
   decompose(c, lhs, 1, a);
-  decompose(c, rhs, -1, a);
+  auto* zero = as<Constant>(rhs);
+  if (!(zero && zero->value_kind == Constant::Kind::Int && zero->int_value == 0)) decompose(c, rhs, -1, a);
   return pattern_of(c, lhs, a, "nisa.affine_select", pattern, offset, multiplier);
 }
 
