@@ -1,5 +1,7 @@
 #include "cost/cost_model.h"
 
+#include "ir/walk.h"
+
 #include <algorithm>
 #include <map>
 
@@ -141,6 +143,20 @@ CostReport Scheduler::report() {
 }
 
 CostReport estimate(const ir::Kernel& k, const CostTable& table, const CostOptions& options) {
+  ir::WalkCallbacks cb;
+  cb.enter_loop = [](const ir::Loop& lp, int) {
+    if (!lp.has_static_trip_count())
+      throw CostUnsupportedConstruct("cannot estimate the cost: the " + std::string(ir::loop_kind_name(lp.kind)) +
+                                 " loop at line " + std::to_string(lp.loc.line) +
+                                 " has a register-driven trip count, unknown at compile time");
+    return true;
+  };
+  cb.instr = [](const ir::Instr& in, int) {
+    if (in.op == ir::Opcode::Register)
+      throw CostUnsupportedConstruct("cannot estimate the cost: " + in.name + " at line " + std::to_string(in.loc.line) +
+                                     " is a sequencer register operation, which the cost table does not model");
+  };
+  ir::walk(k, cb);
   Scheduler s(k, table, options);
   s.run();
   return s.report();

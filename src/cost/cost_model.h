@@ -69,6 +69,12 @@ struct CostOptions {
 struct CostBudgetError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+// The kernel uses a construct the model has no figures for: a loop whose trip count is a register
+// value (nl.fori_loop with register bounds, nl.while_loop) or a sequencer register operation
+// (nisa.register_*). The model does not guess; profile reports this error instead.
+struct CostUnsupportedConstruct : CostBudgetError {
+  using CostBudgetError::CostBudgetError;
+};
 
 struct CostReport {
   Target target = Target::Trn1;

@@ -49,8 +49,18 @@ const char* act_name(Act f) {
 
 const char* opcode_name(Opcode op) {
   static const char* names[] = {"copy",   "alu",    "activation", "reduce", "matmul",
-                                "iota",   "memset", "select",     "scan",   "custom"};
+                                "iota",   "memset", "select",     "scan",   "custom", "register"};
   return names[static_cast<int>(op)];
+}
+
+const char* reg_op_name(RegOp op) {
+  switch (op) {
+    case RegOp::Set: return "set";
+    case RegOp::Move: return "move";
+    case RegOp::Load: return "load";
+    case RegOp::Store: return "store";
+  }
+  return "?";
 }
 
 const char* loop_kind_name(LoopKind k) {
@@ -58,6 +68,8 @@ const char* loop_kind_name(LoopKind k) {
     case LoopKind::Affine: return "affine_range";
     case LoopKind::Sequential: return "sequential_range";
     case LoopKind::Static: return "static_range";
+    case LoopKind::Dynamic: return "dynamic_range";
+    case LoopKind::While: return "while_loop";
   }
   return "?";
 }
@@ -155,8 +167,26 @@ std::string operand_str(const Kernel& k, const Operand& o) {
   return print_access(k, o.access);
 }
 
+std::string reg_str(const Kernel& k, int r) {
+  if (r < 0 || r >= static_cast<int>(k.registers.size())) return "%?";
+  return "%" + k.registers[static_cast<size_t>(r)];
+}
+
 void print_instr(const Kernel& k, const Instr& in, int indent, std::ostream& o) {
   std::string pad(indent, ' ');
+  if (in.op == Opcode::Register) {
+    o << pad;
+    switch (in.reg_op) {
+      case RegOp::Set: o << reg_str(k, in.reg_dst) << " = register.set(" << in.reg_imm << ")"; break;
+      case RegOp::Move: o << reg_str(k, in.reg_dst) << " = register.move(" << reg_str(k, in.reg_src) << ")"; break;
+      case RegOp::Load:
+        o << reg_str(k, in.reg_dst) << " = register.load(" << (in.srcs.empty() ? "?" : operand_str(k, in.srcs[0])) << ")";
+        break;
+      case RegOp::Store: o << print_access(k, in.dst) << " = register.store(" << reg_str(k, in.reg_src) << ")"; break;
+    }
+    o << "  # " << in.name << " " << engine_name(in.engine) << " @" << in.loc.line << "\n";
+    return;
+  }
   o << pad << print_access(k, in.dst) << (in.accumulate ? " += " : " = ") << opcode_name(in.op);
   switch (in.op) {
     case Opcode::Alu:
@@ -189,6 +219,17 @@ void print_stmts(const Kernel& k, const std::vector<Stmt>& body, int indent, std
   WalkCallbacks cb;
   cb.instr = [&](const Instr& in, int depth) { print_instr(k, in, indent + 2 * depth, o); };
   cb.enter_loop = [&](const Loop& lp, int depth) {
+    if (lp.kind == LoopKind::While) {
+      o << pad(depth) << "while " << reg_str(k, lp.cond_reg) << " != 0:  # @" << lp.loc.line << "\n";
+      return true;
+    }
+    if (lp.kind == LoopKind::Dynamic) {
+      auto bound = [&](int reg, int64_t v) { return reg >= 0 ? reg_str(k, reg) : std::to_string(v); };
+      o << pad(depth) << "for " << (lp.index_reg >= 0 ? reg_str(k, lp.index_reg) : lp.var_name) << " in dynamic_range("
+        << bound(lp.start_reg, lp.start) << ", " << bound(lp.stop_reg, lp.stop) << ", " << lp.step << "):  # @"
+        << lp.loc.line << "\n";
+      return true;
+    }
     o << pad(depth) << "for " << lp.var_name << " in " << loop_kind_name(lp.kind) << "(" << lp.start
       << ", " << lp.stop << ", " << lp.step << "):  # @" << lp.loc.line << "\n";
     return true;

@@ -207,6 +207,10 @@ enum class Opcode : uint8_t {
   // Any other instruction, identified by `custom` (bn_stats, max8, gather_flattened, ...): the
   // contract is the table in ir/custom_ops.def; simulator and cost model switch on it.
   Custom,
+  // A scalar register operation (nisa.register_alloc/move/load/store, NKI 0.2+): `reg_op`
+  // says which. Registers are the kernel's `registers`, 32-bit integers held by the engine
+  // sequencers (nki/api/nki/isa/__init__.py register_alloc), not tensor memory.
+  Register,
 };
 const char* opcode_name(Opcode op);
 
@@ -217,6 +221,11 @@ enum class CustomOp : uint8_t {
 #include "ir/custom_ops.def"
 #undef CUSTOM_OP
 };
+
+// Register: Set reg_dst <- imm (register_alloc(x) / register_move(dst, int));
+// Move reg_dst <- reg_src; Load reg_dst <- the one element of srcs[0]; Store dst <- reg_src.
+enum class RegOp : uint8_t { Set, Move, Load, Store };
+const char* reg_op_name(RegOp op);
 
 struct Instr {
   Opcode op = Opcode::Copy;
@@ -250,13 +259,21 @@ struct Instr {
   Predicate iota;
   // Select with an affine predicate instead of a tensor condition (affine_select).
   std::optional<Predicate> select_pred;
+  // Register
+  RegOp reg_op = RegOp::Set;
+  int reg_dst = -1, reg_src = -1;  // indices into Kernel::registers
+  int64_t reg_imm = 0;
   // Custom: free-form integer/float attributes
   std::vector<int64_t> int_attrs;
   std::vector<double> float_attrs;
 };
 
 // ------------------------------------------------------------------ control flow
-enum class LoopKind : uint8_t { Affine, Sequential, Static };
+// Dynamic: a hardware loop whose bounds may be registers read once at loop entry
+// (nl.fori_loop / nl.dynamic_range with VirtualRegister bounds); While: runs while register
+// `cond_reg` is nonzero, tested before each iteration (nl.while_loop). Their trip counts are not
+// known at compile time, so trip_count() must not be used for them (has_static_trip_count()).
+enum class LoopKind : uint8_t { Affine, Sequential, Static, Dynamic, While };
 const char* loop_kind_name(LoopKind k);
 
 struct Block;
@@ -267,11 +284,17 @@ struct Loop {
   int atom = -1;        // atom id of the induction variable
   LoopKind kind = LoopKind::Affine;
   int64_t start = 0, stop = 0, step = 1;
+  // Dynamic: a register index replaces start / stop when >= 0; the induction value is written to
+  // index_reg (if >= 0) before each iteration. While: the condition register.
+  int start_reg = -1, stop_reg = -1, index_reg = -1, cond_reg = -1;
   std::string var_name;
   SourceLoc loc;
   std::vector<Stmt> body;
 
   int64_t trip_count() const;
+  bool has_static_trip_count() const {
+    return kind == LoopKind::While ? false : start_reg < 0 && stop_reg < 0;
+  }
 };
 
 struct If {
@@ -297,6 +320,7 @@ struct Kernel {
   bool returns_tuple = false;
   std::vector<int64_t> grid;  // SPMD launch grid; empty = single instance
   int loop_count = 0;
+  std::vector<std::string> registers;  // virtual registers (names), Instr::reg_* / Loop::*_reg
 };
 
 // Human-readable dump used by `nkiagent ir` (stable: tests compare against it).

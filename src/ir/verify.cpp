@@ -30,6 +30,7 @@ size_t required_srcs(const Instr& in) {
     case Opcode::Select: return in.select_pred ? 2 : 3;
     case Opcode::Scan: return 3;
     case Opcode::Reduce: return 1;
+    case Opcode::Register: return in.reg_op == RegOp::Load ? 1 : 0;
     case Opcode::Iota:
     case Opcode::Custom: return 0;  // checked against the table (custom_ops.def) in custom()
   }
@@ -113,6 +114,29 @@ class Verifier {
     const Atom& a = k_.atoms[static_cast<size_t>(lp.atom)];
     if (a.kind != AtomKind::LoopVar || a.loop != lp.id) fail(who + " names an atom that is not its loop variable", lp.loc);
     else if (in_scope_[static_cast<size_t>(lp.atom)]) fail(who + " reuses the variable of an earlier loop", lp.loc);
+    if (lp.kind == LoopKind::While) {
+      if (!reg_ok(lp.cond_reg)) fail(who + " (while_loop) has no valid condition register", lp.loc);
+    } else if (lp.kind == LoopKind::Dynamic) {
+      if (lp.step < 1) fail(who + " (dynamic) needs a positive compile-time step", lp.loc);
+      for (int r : {lp.start_reg, lp.stop_reg, lp.index_reg})
+        if (r >= 0 && !reg_ok(r)) fail(who + " names register " + std::to_string(r) + " that does not exist", lp.loc);
+    } else if (lp.start_reg >= 0 || lp.stop_reg >= 0 || lp.index_reg >= 0 || lp.cond_reg >= 0) {
+      fail(who + " is a static loop with register bounds", lp.loc);
+    }
+  }
+
+  bool reg_ok(int r) const { return r >= 0 && r < static_cast<int>(k_.registers.size()); }
+
+  // Register instructions name existing registers; load reads and store writes one element.
+  void register_instr(const Instr& in) {
+    const std::string who = in.name + " (register." + reg_op_name(in.reg_op) + ")";
+    const bool writes_reg = in.reg_op != RegOp::Store, reads_reg = in.reg_op == RegOp::Move || in.reg_op == RegOp::Store;
+    if (writes_reg && !reg_ok(in.reg_dst)) fail(who + " has no valid destination register", in.loc);
+    if (reads_reg && !reg_ok(in.reg_src)) fail(who + " has no valid source register", in.loc);
+    const Access* mem = in.reg_op == RegOp::Load ? (in.srcs.empty() || in.srcs[0].is_imm ? nullptr : &in.srcs[0].access)
+                        : in.reg_op == RegOp::Store ? &in.dst : nullptr;
+    if ((in.reg_op == RegOp::Load || in.reg_op == RegOp::Store) && (!mem || element_count(mem->shape) != 1))
+      fail(who + " must access exactly one tensor element", in.loc);
   }
 
   // Every atom of `e` exists, and loop variables belong to an enclosing loop.
@@ -205,6 +229,7 @@ class Verifier {
       return;
     }
     switch (in.op) {
+      case Opcode::Register: register_instr(in); break;
       case Opcode::Matmul:
         if (in.srcs[0].is_imm || in.srcs[1].is_imm) fail(who + " needs stationary and moving tensor operands", in.loc);
         break;

@@ -61,6 +61,8 @@ struct ExecContext {
   AccumRegs regs;
   Rng rng;
   WorkMeter work;
+  // Virtual registers (ir::Kernel::registers): 32-bit integers, zero until written.
+  std::vector<int32_t> vregs = std::vector<int32_t>(k.registers.size(), 0);
   const ir::Instr* instr = nullptr;  // the instruction being executed
 
   [[noreturn]] void fail(std::string code, std::string message, std::string hint = {}) const {

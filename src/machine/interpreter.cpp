@@ -93,6 +93,10 @@ void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
     ir::visit_stmt(
         s, [&](const ir::Instr& in) { exec(in); },
         [&](const ir::Loop& lp) {
+          if (!lp.has_static_trip_count()) {
+            run_dynamic_loop(lp);
+            return;
+          }
           const int64_t trips = lp.trip_count();
           const ir::Loop* outer = loop_;
           loop_ = &lp;
@@ -112,6 +116,43 @@ void Interpreter::run_block(const std::vector<ir::Stmt>& body) {
   }
 }
 
+// Hardware loops driven by registers. Bounds are read once at loop entry; a while_loop tests its
+// condition register before each iteration (nki/api/nki/language/__init__.py while_loop: "a true
+// while, not do-while"). Each iteration charges the work budget, so a loop whose register never
+// changes ends with error[sim_budget] instead of hanging.
+void Interpreter::run_dynamic_loop(const ir::Loop& lp) {
+  auto reg = [&](int r) -> int64_t {
+    if (r < 0 || r >= static_cast<int>(cx_.vregs.size())) throw_bad_register();
+    return cx_.vregs[static_cast<size_t>(r)];
+  };
+  const ir::Loop* outer = loop_;
+  loop_ = &lp;
+  if (lp.kind == ir::LoopKind::While) {
+    for (int64_t i = 0; reg(lp.cond_reg) != 0; ++i) {
+      cx_.work.charge(1, &lp);
+      cx_.env.set_loop(lp.id, i);
+      enter_block(lp.body);
+      run_block(lp.body);
+    }
+  } else {
+    const int64_t start = lp.start_reg >= 0 ? reg(lp.start_reg) : lp.start;
+    const int64_t stop = lp.stop_reg >= 0 ? reg(lp.stop_reg) : lp.stop;
+    for (int64_t v = start; v < stop; v += lp.step) {
+      cx_.work.charge(1, &lp);
+      cx_.env.set_loop(lp.id, v);
+      if (lp.index_reg >= 0) cx_.vregs[static_cast<size_t>(lp.index_reg)] = static_cast<int32_t>(v);
+      enter_block(lp.body);
+      run_block(lp.body);
+    }
+  }
+  loop_ = outer;
+}
+
+void Interpreter::throw_bad_register() {
+  cx_.instr = nullptr;
+  cx_.fail(diag::Code::sim_bad_ir, "loop names a register that does not exist");
+}
+
 void Interpreter::exec(const ir::Instr& in) {
   cx_.work.charge(instruction_work(in), loop_);
   cx_.instr = &in;
@@ -126,6 +167,7 @@ void Interpreter::exec(const ir::Instr& in) {
     case ir::Opcode::Select: exec_select(cx_, in); break;
     case ir::Opcode::Scan: exec_scan(cx_, in); break;
     case ir::Opcode::Custom: exec_custom(cx_, in); break;
+    case ir::Opcode::Register: exec_register(cx_, in); break;
   }
   cx_.instr = nullptr;
 }

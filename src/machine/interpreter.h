@@ -31,6 +31,8 @@ class Interpreter {
 
  private:
   void run_block(const std::vector<ir::Stmt>& body);
+  void run_dynamic_loop(const ir::Loop& lp);
+  [[noreturn]] void throw_bad_register();
   void enter_block(const std::vector<ir::Stmt>& body);
   void exec(const ir::Instr& in);
 

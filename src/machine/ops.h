@@ -11,6 +11,7 @@ void exec_copy(ExecContext& cx, const ir::Instr& in);
 void exec_alu(ExecContext& cx, const ir::Instr& in);
 void exec_activation(ExecContext& cx, const ir::Instr& in);
 void exec_memset(ExecContext& cx, const ir::Instr& in);
+void exec_register(ExecContext& cx, const ir::Instr& in);
 void exec_iota(ExecContext& cx, const ir::Instr& in);
 void exec_select(ExecContext& cx, const ir::Instr& in);
 void exec_reduce(ExecContext& cx, const ir::Instr& in);

@@ -295,6 +295,31 @@ void exec_memset(ExecContext& cx, const ir::Instr& in) {
   finish(dst, m, out);
 }
 
+// nisa.register_* (nki/api/nki/isa/__init__.py): a 32-bit scalar moved between registers and
+// one tensor element. A load reads the element as an integer (its dtype's value, rounded).
+void exec_register(ExecContext& cx, const ir::Instr& in) {
+  auto reg = [&](int r) -> int32_t& {
+    if (r < 0 || r >= static_cast<int>(cx.vregs.size())) cx.fail(diag::Code::sim_bad_ir, "register index out of range");
+    return cx.vregs[static_cast<size_t>(r)];
+  };
+  switch (in.reg_op) {
+    case ir::RegOp::Set: reg(in.reg_dst) = static_cast<int32_t>(in.reg_imm); return;
+    case ir::RegOp::Move: reg(in.reg_dst) = reg(in.reg_src); return;
+    case ir::RegOp::Load: {
+      need_srcs(cx, in, 1);
+      I64In v = load_i64(cx, in.srcs[0], in.srcs[0].access.shape, nullptr);
+      reg(in.reg_dst) = static_cast<int32_t>(v.buf[0]);
+      return;
+    }
+    case ir::RegOp::Store: {
+      View dst = resolve(cx, in.dst, nullptr);
+      const int64_t value = reg(in.reg_src);
+      scatter_i64(dst, nullptr, &value);
+      return;
+    }
+  }
+}
+
 void exec_iota(ExecContext& cx, const ir::Instr& in) {
   const auto& shape = in.dst.shape;
   ActiveSet act = eval_mask(cx.env, in.mask, shape);

@@ -43,7 +43,8 @@ int64_t block_work(const std::vector<ir::Stmt>& body, int64_t limit, const ir::L
     return true;
   };
   cb.exit_loop = [&](const ir::Loop& lp, int) {
-    const int64_t w = sat_mul(lp.trip_count(), sat_add(open.back(), 1));
+    // A register-driven loop may run zero times: it adds nothing to the lower bound.
+    const int64_t w = lp.has_static_trip_count() ? sat_mul(lp.trip_count(), sat_add(open.back(), 1)) : 0;
     open.pop_back();
     if (*heaviest == heaviest_before.back() && w > limit) *heaviest = &lp;  // deepest loop over the limit
     heaviest_before.pop_back();
@@ -70,7 +71,7 @@ int64_t block_work(const std::vector<ir::Stmt>& body, int64_t limit, const ir::L
 
 std::string loop_text(const ir::Loop& lp) {
   return "the " + std::string(ir::loop_kind_name(lp.kind)) + " loop over '" + lp.var_name + "' (" +
-         std::to_string(lp.trip_count()) + " iterations)";
+         (lp.has_static_trip_count() ? std::to_string(lp.trip_count()) : std::string("register-driven")) + " iterations)";
 }
 
 const char* kHint =

@@ -321,7 +321,7 @@ void Tracer::api_outside_kernel(const std::string& api) {
 int64_t Tracer::emit(ir::Instr instr, bool accumulation) {
   if (!instr.loc.valid()) instr.loc = current_loc();
   if (!tracing_) api_outside_kernel(instr.name);
-  note_write(instr, accumulation);
+  if (instr.dst.tensor >= 0) note_write(instr, accumulation);  // register ops may write no tensor
   std::vector<ir::Stmt>* block = blocks_.back();
   block->push_back(ir::Stmt{std::move(instr)});
   last_serial_ = ++instr_serial_;
@@ -360,6 +360,41 @@ const Tracer::LoopCtx* Tracer::loop_of_atom(int atom) const {
   for (const LoopCtx& l : loops_)
     if (l.atom == atom) return &l;
   return nullptr;
+}
+
+int Tracer::new_register(const std::string& name) {
+  kernel_->registers.push_back(name + std::to_string(kernel_->registers.size()));
+  return static_cast<int>(kernel_->registers.size()) - 1;
+}
+
+void Tracer::trace_register_loop(ir::Loop loop, const std::function<void()>& run_body) {
+  loop.id = kernel_->loop_count++;
+  if (!loop.loc.valid()) loop.loc = current_loc();
+  if (loop.var_name.empty()) loop.var_name = "r" + std::to_string(loop.id);
+  ir::Atom a;
+  a.kind = ir::AtomKind::LoopVar;
+  a.loop = loop.id;
+  a.name = loop.var_name;
+  loop.atom = new_atom(a);
+  size_t watermark = kernel_->tensors.size();
+  std::vector<ir::Stmt> body;
+  blocks_.push_back(&body);
+  // The trip count is a run-time value; one "may run" iteration keeps writes counted.
+  loops_.push_back({loop.id, loop.atom, loop.kind, 1, false});
+  try {
+    run_body();
+  } catch (...) {
+    blocks_.pop_back();
+    loops_.pop_back();
+    throw;
+  }
+  blocks_.pop_back();
+  loops_.pop_back();
+  loop.body = std::move(body);
+  blocks_.back()->push_back(ir::Stmt{std::move(loop)});
+  last_serial_ = -1;
+  poison_scope(watermark);
+  poison_containers(watermark);
 }
 
 py::Flow Tracer::trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop, int64_t step,

@@ -3,6 +3,8 @@
 // once with HBM tensor parameters and records its API calls as kernel IR.
 #pragma once
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 #include <set>
@@ -138,6 +140,10 @@ class Tracer : public py::Interp {
   // Symbolic loops and branches (called by RangeDriver / PredObj).
   py::Flow trace_loop(const py::For& stmt, ir::LoopKind kind, int64_t start, int64_t stop,
                       int64_t step, bool python_range = false);
+  // Records `body()` once as the body of a register-driven loop (ir::LoopKind Dynamic/While;
+  // nl.fori_loop / nl.while_loop): gives it an id and induction atom, and appends it to the block.
+  void trace_register_loop(ir::Loop loop, const std::function<void()>& body);
+  int new_register(const std::string& name);
   py::Flow trace_if(const py::If& stmt, const std::vector<ir::Predicate>& cond);
   // `body if cond else orelse` with a condition on loop indices (tracer_if_exp.cpp).
   Ref trace_if_exp(const py::IfExp& e, const std::vector<ir::Predicate>& cond);

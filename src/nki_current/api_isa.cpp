@@ -8,6 +8,7 @@
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
+#include "nki_current/registers.h"
 
 namespace nki::current {
 
@@ -492,11 +493,11 @@ std::shared_ptr<py::ModuleObj> make_isa_module(CurrentTracer& t) {
   m->set("affine_select", make_affine_select(t));
   for (const char* n : {"nc_matmul_mx", "activate2", "nc_n_gather", "rng", "set_rng_seed", "rand_set_state",
                         "rand_get_state", "rand2", "exponential", "core_barrier", "dma_compute", "quantize_mx",
-                        "sendrecv", "register_alloc", "register_move", "register_load", "register_store",
-                        "nonzero_with_count", "topk", "get_nc_sub_version", "VirtualRegister", "NkiInstruction"})
+                        "sendrecv", "nonzero_with_count", "topk", "get_nc_sub_version", "VirtualRegister", "NkiInstruction"})
     m->set(n, front::unsupported_api(std::string("nisa.") + n,
                                      "in NKI 0.6 but not implemented by this simulator's current-dialect front end yet "
                                      "(docs/nki-current.md)"));
+  add_register_functions(t, *m);
   return m;
 }
 

@@ -7,6 +7,7 @@
 #include "nki/api_common.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
+#include "nki_current/registers.h"
 
 namespace nki::current {
 
@@ -210,28 +211,39 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
   for (const char* n : {"abs_max", "abs_min"})
     m->set(n, front::unsupported_api(std::string("nl.") + n, "added in NKI 0.4 (trn3); not implemented by this simulator yet"));
   // Dynamic (hardware) loops with compile-time bounds run here like their unrolled equivalent:
-  // the iterations and their order are the same; only register-valued bounds and induction
-  // variables (VirtualRegister) are not modelled, and registers fail loudly where they are used.
+  // the iterations and their order are the same. Register bounds (nl.fori_loop) and conditions
+  // (nl.while_loop) are traced once into a register-driven loop (registers.cpp).
   Ref dynamic = make_range_alias("nl.dynamic_range");
   m->set("dynamic_range", std::make_shared<py::BuiltinFn>("nl.dynamic_range", [&t, dynamic](py::Interp& in, py::CallArgs& call) -> Ref {
     if (t.at_least(6))
       // release-notes/components/nki.rst, NKI 0.6.0: dynamic_range is deprecated for nl.fori_loop.
       t.warn(diag::Code::deprecated_api, "nl.dynamic_range is deprecated in NKI 0.6", "use nl.fori_loop(lower, upper, body_fun)");
+    for (const Ref& a : call.pos)
+      if (as_register(a))
+        // nki/api/nki/isa/__init__.py VirtualRegister: register bounds in dynamic_range are for the
+        // parser front end; under the tracer a register in a Python loop is a TypeError.
+        current_error(diag::Code::unsupported_api, "nl.dynamic_range with a VirtualRegister bound is not implemented by this simulator",
+                      t.at_least(6) ? "use nl.fori_loop(lower, upper, body_fun)" : "use compile-time integer bounds");
     return dynamic->call(in, call);
   }));
   if (t.at_least(6)) {
-    m->set("fori_loop", std::make_shared<py::BuiltinFn>("nl.fori_loop", [](py::Interp& in, py::CallArgs& call) -> Ref {
+    m->set("fori_loop", std::make_shared<py::BuiltinFn>("nl.fori_loop", [&t](py::Interp& in, py::CallArgs& call) -> Ref {
       const std::string api = "nl.fori_loop";
       Bound b(call, api, {"lower", "upper", "body_fun", "step"}, 3, false);
-      auto bound = [&](size_t i, int64_t dflt) -> int64_t {
-        if (!b.has(i)) return dflt;
+      // "step: must be a compile-time positive integer" (nki/api/nki/language/__init__.py).
+      int64_t step = 1;
+      if (b.has(3)) {
+        auto v = front::static_int(b[3]);
+        if (!v || *v < 1) current_error(diag::Code::invalid_arguments, api + " step must be a positive compile-time integer");
+        step = *v;
+      }
+      if (as_register(b[0]) || as_register(b[1])) return trace_fori_register_loop(t, in, call, b[0], b[1], b[2], step);
+      auto bound = [&](size_t i) -> int64_t {
         auto v = front::static_int(b[i]);
-        if (!v) current_error(diag::Code::unsupported_api, api + " with register bounds is not implemented by this simulator yet",
-                              "compile-time integer bounds are supported");
+        if (!v) current_error(diag::Code::invalid_arguments, api + " " + b.name(i) + " must be an int or a VirtualRegister");
         return *v;
       };
-      int64_t lo = bound(0, 0), hi = bound(1, 0), step = bound(3, 1);
-      if (step < 1) current_error(diag::Code::invalid_arguments, api + " step must be a positive compile-time integer");
+      int64_t lo = bound(0), hi = bound(1);
       for (int64_t i = lo; i < hi; i += step) {
         py::CallArgs body;
         body.loc = call.loc;
@@ -241,11 +253,11 @@ std::shared_ptr<py::ModuleObj> make_language_module(CurrentTracer& t) {
       }
       return py::none();
     }));
+    m->set("while_loop", make_while_loop(t));
   } else {
     m->set("fori_loop", front::unsupported_api("nl.fori_loop", "added in NKI 0.6"));
+    m->set("while_loop", front::unsupported_api("nl.while_loop", "added in NKI 0.6"));
   }
-  m->set("while_loop", front::unsupported_api("nl.while_loop", "a register-driven loop of NKI 0.6; not implemented by "
-                                                               "this simulator yet"));
   m->set("no_reorder", std::make_shared<py::BuiltinFn>("nl.no_reorder", [](py::Interp&, py::CallArgs&) -> Ref {
     return py::none();  // `with nl.no_reorder():` keeps program order; the simulator runs in order anyway
   }));
