@@ -202,6 +202,8 @@ ComputeCost compute_cost(const ir::Kernel& k, const ir::Instr& in, const CostTab
       cycles = 2 * N;  // tensor_tensor_scan [ISA26]
       c.vector_flops = 2 * elems;
       break;
+    case ir::Opcode::Register:
+      break;  // never reached: cost::estimate refuses register operations before scheduling
     case ir::Opcode::Custom: {
       using ir::CustomOp;
       const CustomOp op = in.custom;
