@@ -122,6 +122,10 @@ std::string escape_with_placeholders(const std::string& p) {
     } else if (p.compare(i, 3, "{n}") == 0) {
       r += R"((-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?))";
       i += 2;
+    } else if (p.compare(i, 2, "{=") == 0 && i + 3 < p.size() && p[i + 3] == '}') {
+      r += '\\';  // {=k}: the same text as placeholder k (a backreference, not a capture)
+      r += p[i + 2];
+      i += 3;
     } else if (std::string("\\^$.|?*+()[]{}").find(p[i]) != std::string::npos) {
       r += '\\';
       r += p[i];
@@ -229,6 +233,16 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "torch.ceil({o} * {n})", {"@ = nl.ceil($1 * $2)"}},
         {Kind::Map, "torch.trunc({o} * {n})", {"@ = nl.trunc($1 * $2)"}},
         {Kind::Map, "torch.frac({o} * {n})", {"s% = $1 * $2", "@ = s% - nl.trunc(s%)"}},
+        // torch.round rounds half to even; from floor and the exact remainder d = s - floor(s)
+        // (floor(s + 0.5) would also round s + 0.5 itself just below a power of two)
+        {Kind::Map, "torch.round({o} * {n}) / {n}",
+         {"s% = $1 * $2", "f% = nl.floor(s%)", "d% = s% - f%",
+          "@ = nl.where(nl.greater(d%, 0.5), f% + 1.0, nl.where(nl.less(d%, 0.5), f%, "
+          "nl.where(nl.equal(nl.fmod(f%, 2.0), 0.0), f%, f% + 1.0))) * (1.0 / $3)"}},
+        {Kind::Map, "torch.round({o})",
+         {"f% = nl.floor($1)", "d% = $1 - f%",
+          "@ = nl.where(nl.greater(d%, 0.5), f% + 1.0, nl.where(nl.less(d%, 0.5), f%, "
+          "nl.where(nl.equal(nl.fmod(f%, 2.0), 0.0), f%, f% + 1.0)))"}},
         {Kind::Map, "torch.heaviside({o}, torch.tensor({n}))",
          {"@ = nl.where(nl.greater($1, 0.0), $1 * 0.0 + 1.0, nl.where(nl.equal($1, 0.0), $1 * 0.0 + $2, $1 * 0.0))"}},
         {Kind::Map, "({o} > {o}).to({o}.dtype)", {"@ = nl.where(nl.greater($1, $2), $1 * 0.0 + 1.0, $1 * 0.0)"}},
@@ -248,6 +262,9 @@ const std::vector<Rule>& rules() {
         // ndtr(x) = (1 + erf(x / sqrt(2))) / 2
         {Kind::Map, "torch.special.ndtr({o})", {"@ = 0.5 * (1.0 + nl.erf($1 * 0.70710678118654752))"}},
         {Kind::Map, "torch.special.xlog1py({o}, {o})", {"@ = $1 * nl.log($2 + 1.0)"}},
+        // entr: -x log x for x > 0, 0 at 0, -inf (log of 0) for x < 0
+        {Kind::Map, "torch.special.entr({o})",
+         {"@ = nl.where(nl.greater($1, 0.0), nl.negative($1) * nl.log($1), nl.where(nl.equal($1, 0.0), $1 * 0.0, nl.log($1 * 0.0)))"}},
         {Kind::Map, "torch.relu({o}).pow(2)", {"r% = nl.relu($1)", "@ = r% * r%"}},
         {Kind::Map, "{o} + torch.sin({n} * {o}).pow(2) / {n}", {"s% = nl.sin($2 * $3)", "@ = $1 + s% * s% * (1.0 / $4)"}},
         {Kind::Map, "{n} * torch.tanh({o} / {n})", {"@ = $1 * nl.tanh($2 * (1.0 / $3))"}},
@@ -356,6 +373,8 @@ struct Translation {
   std::set<std::string> used;        // python names of the operands read
   bool reduced = false;              // v is one value per row
   std::vector<std::string> summary;  // short names of the lines, for the plan
+  bool extended = false;             // a line needed a RowExtension rule
+  bool row_index = false;            // a line reads #I / #J (matrix row, column)
 };
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
@@ -379,8 +398,9 @@ std::string fmt_double(double d) {
 
 class Translator {
  public:
-  Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {})
-      : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)) {}
+  Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {},
+             const RowExtension* ext = nullptr)
+      : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)), ext_(ext) {}
 
   std::optional<Translation> run(size_t first_line = 0) {
     Translation t;
@@ -474,33 +494,44 @@ class Translator {
     else return false;
     bool ok = module_call(lhs_var, expr, idx, t);
     if (!ok) {
-      for (const Rule& r : rules()) {
+      // 1: translated, 0: the pattern does not match, -1: it matches but cannot be translated
+      auto apply = [&](Kind kind, const std::regex& re, const std::vector<std::string>& out, bool ext) -> int {
         std::smatch m;
-        if (!std::regex_match(expr, m, r.re)) continue;
-        if (r.kind != Kind::Map && t.reduced) return false;
+        if (!std::regex_match(expr, m, re)) return 0;
+        if (kind != Kind::Map && t.reduced) return -1;
         std::vector<std::string> vars;
-        bool known = true;
-        for (size_t g = 1; g < m.size() && known; ++g) {
-          auto v = operand(m[g].str(), t, r.kind == Kind::Map);
-          if (!v) known = false;
-          else vars.push_back(*v);
+        for (size_t g = 1; g < m.size(); ++g) {
+          auto v = operand(m[g].str(), t, kind == Kind::Map);
+          if (!v) return -1;
+          vars.push_back(*v);
         }
-        if (!known) return false;
         std::string s = std::to_string(idx);
-        for (std::string o : r.out) {
+        for (std::string o : out) {
           for (size_t g = vars.size(); g >= 1; --g) o = replace_all(o, "$" + std::to_string(g), vars[g - 1]);
           o = replace_all(o, "%", s);
           o = replace_all(o, "#RSQRTC", fmt_double(1.0 / std::sqrt(static_cast<double>(C_))));
           o = replace_all(o, "#C1", std::to_string(C_ > 1 ? C_ - 1 : 1));
           o = replace_all(o, "#C", std::to_string(C_));
+          if (o.find("#I") != std::string::npos || o.find("#J") != std::string::npos) t.row_index = true;
+          o = replace_all(o, "#I", "qi");
+          o = replace_all(o, "#J", "jf");
           o = replace_all(o, "@", lhs_var);
           t.body.push_back(o);
         }
-        if (r.kind == Kind::Reduce) t.reduced = true;
+        if (kind == Kind::Reduce) t.reduced = true;
+        if (ext) t.extended = true;
         t.summary.push_back(expr.size() > 48 ? expr.substr(0, 45) + "..." : expr);
-        ok = true;
-        break;
-      }
+        return 1;
+      };
+      int r = 0;
+      if (ext_)
+        for (const RowLineRule* e : ext_->rules)
+          if ((r = apply(e->reduce ? Kind::Reduce : Kind::Row, e->re, e->out, true)) != 0) break;
+      if (r == 0)
+        for (const Rule& rule : rules())
+          if ((r = apply(rule.kind, rule.re, rule.out, false)) != 0) break;
+      if (r < 0) return false;
+      ok = r > 0;
     } else if (t.summary.empty() || t.summary.back().empty()) {
       t.summary.push_back(expr);
     }
@@ -533,6 +564,7 @@ class Translator {
   const std::map<std::string, Operand>& ops_;
   int64_t C_;
   std::string linear_var_;
+  const RowExtension* ext_;
   std::map<std::string, std::string> local_;
   bool defined_y_ = false;
 };
@@ -578,7 +610,10 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 
 }  // namespace
 
-void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
+
+void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,
+                             const RowExtension* ext) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
   std::optional<Reference> ref = read_reference(t.dir);
   if (!ref || ref->args.size() != t.inputs.size()) return;
@@ -590,19 +625,26 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   if (C > 4096) return;  // several [128, C] float32 tiles must fit SBUF
   std::optional<std::map<std::string, Operand>> ops = row_operands(t, args, xs, R, C);
   if (!ops) return;
-  Translator tr(*ref, *ops, C);
+  Translator tr(*ref, *ops, C, {}, ext);
   std::optional<Translation> tl = tr.run();
-  if (!tl) return;
+  if (!tl || (ext && !tl->extended)) return;
   const TensorSpec& o = t.outputs[0];
   int64_t oc = tl->reduced ? 1 : C;
   if (product(o.shape) != R * oc) return;
   if (!tl->reduced && o.shape != xs) return;
 
-  bool ragged = R > 128 && R % 128 != 0;
-  int64_t P = R < 128 ? R : 128;
-  int64_t tiles = (R + P - 1) / P;
+  // With #I / #J (a triangular mask) the rows are walked matrix by matrix: S rows each, in
+  // tiles of up to 128, so the row index within the matrix (qi) is affine in the loop indices.
+  bool by_matrix = tl->row_index;
+  int64_t S = xs[xs.size() - 2];
+  int64_t span = by_matrix ? S : R;  // rows walked by the tile loop
+  bool ragged = span > 128 && span % 128 != 0;
+  int64_t P = span < 128 ? span : 128;
+  int64_t tiles = (span + P - 1) / P;
   std::ostringstream s;
-  s << kHeader << "@nki.jit\ndef kernel(";
+  // kHeader, with nki.isa for the extension rules' nisa.* calls
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n"
+    << (tl->extended ? "import neuronxcc.nki.isa as nisa\n" : "") << "\n\n@nki.jit\ndef kernel(";
   for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
   s << "):\n";
   s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
@@ -623,37 +665,49 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
     s << "    out_2d = out.reshape((" << R << ", " << oc << "))\n";
   }
   emit_broadcasts(s, *ops, tl->used, P, C, "    ");
-  s << "    P = " << (R < 128 ? std::to_string(R) : "nl.tile_size.pmax") << "\n";
+  s << "    P = " << (span < 128 ? std::to_string(span) : "nl.tile_size.pmax") << "\n";
   std::string full_idx, col_idx, out_idx, mask;
-  if (ragged) {
+  if (ragged || by_matrix) {
     s << "    ip = nl.arange(P)[:, None]\n";
     s << "    jf = nl.arange(" << C << ")[None, :]\n";
     s << "    jo = nl.arange(1)[None, :]\n";
     full_idx = "[rows, jf]";
     col_idx = "[rows, jo]";
-    mask = ", mask=(rows < " + std::to_string(R) + ")";
+    if (ragged) mask = ", mask=(" + std::string(by_matrix ? "qi < " : "rows < ") + std::to_string(span) + ")";
   } else {
     full_idx = col_idx = "[i * P:(i + 1) * P, :]";
   }
   out_idx = tl->reduced ? col_idx : full_idx;
-  s << "    for i in nl.affine_range(" << tiles << "):\n";
-  if (ragged) s << "        rows = i * P + ip\n";
+  std::string ind = "        ";
+  if (by_matrix) {
+    s << "    for b in nl.affine_range(" << R / S << "):\n";
+    s << "        for i in nl.affine_range(" << tiles << "):\n";
+    ind = "            ";
+    s << ind << "qi = i * P + ip\n";
+    s << ind << "rows = b * " << S << " + qi\n";
+  } else {
+    s << "    for i in nl.affine_range(" << tiles << "):\n";
+    if (ragged) s << ind << "rows = i * P + ip\n";
+  }
   for (const auto& [name, op] : *ops) {
     if (!view.count(name)) continue;
     std::string idx = op.access == Access::Full ? full_idx : col_idx;
     if (op.dtype == DType::Float32) {
-      s << "        " << op.var << " = nl.load(" << view[name] << idx << mask << ")\n";
+      s << ind << op.var << " = nl.load(" << view[name] << idx << mask << ")\n";
     } else {
-      s << "        " << op.var << "_h = nl.load(" << view[name] << idx << mask << ")\n";
-      s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+      s << ind << op.var << "_h = nl.load(" << view[name] << idx << mask << ")\n";
+      s << ind << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
     }
   }
-  for (const std::string& l : tl->body) s << "        " << l << "\n";
-  s << "        nl.store(" << ov << out_idx << ", value=v" << mask << ")\n";
+  for (const std::string& l : tl->body) s << ind << l << "\n";
+  s << ind << "nl.store(" << ov << out_idx << ", value=v" << mask << ")\n";
   s << "    return out\n";
-  std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) +
-                       "] (rows on partitions) in tiles of up to 128 rows" + (ragged ? ", the ragged last tile masked" : "");
-  out.push_back({tl->reduced ? "fused_row:reduce" : "fused_row:map", plan_text(layout, *tl), s.str()});
+  std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) + "] (rows on partitions)";
+  if (by_matrix)
+    layout += ", walked per [" + std::to_string(S) + ", " + std::to_string(C) + "] matrix so the row index within it (qi) is affine";
+  layout += " in tiles of up to 128 rows" + std::string(ragged ? ", the ragged last tile masked" : "");
+  std::string name = ext && tl->extended ? ext->name : "fused_row";
+  out.push_back({name + (tl->reduced ? ":reduce" : ":map"), plan_text(layout, *tl), s.str()});
 }
 
 namespace {

@@ -6,6 +6,7 @@
 // with any line outside the table gets no candidate (never a guess at unknown semantics).
 #pragma once
 
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -14,8 +15,31 @@
 
 namespace nki::train {
 
+// A forward() line translation supplied by a table outside fused_templates.cpp (e.g. the scans
+// and triangular masks of fused_scan_templates.cpp). `re` comes from row_rule_regex; `out` uses
+// the placeholders of the built-in table ($k, @, %, #C, #C1, #RSQRTC) and also #I (the row
+// index within the [shape[-2], shape[-1]] matrix, on partitions) and #J (the column index);
+// a line using #I or #J makes the kernel loop over matrices and row tiles within each.
+struct RowLineRule {
+  std::regex re;
+  std::vector<std::string> out;
+  bool reduce = false;  // the result is one value per row
+};
+
+// Extra rules (tried before the built-in table) and the candidate name of kernels using them.
+struct RowExtension {
+  std::string name;  // e.g. "fused_scan": candidates "fused_scan:map" / "fused_scan:reduce"
+  std::vector<const RowLineRule*> rules;
+};
+
+// The regex of a line pattern ({o} an operand, {n} a number, {=k} the same text as placeholder k,
+// everything else literal).
+std::regex row_rule_regex(const std::string& pattern);
+
 // Row kernels: inputs viewed as [rows, last axis], 128-row tiles, every line on float32 tiles.
-void add_fused_row_templates(const TaskSpec& task, const std::vector<std::string>& args, std::vector<TemplateKernel>& out);
+// With `ext`, a kernel is written only when at least one line needed an extension rule.
+void add_fused_row_templates(const TaskSpec& task, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,
+                             const RowExtension* ext = nullptr);
 // Linear kernels: y = x @ W.T (+ bias) on TensorE, then the element-wise / row epilogue lines.
 void add_fused_linear_templates(const TaskSpec& task, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out);

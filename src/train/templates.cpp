@@ -1,5 +1,6 @@
 #include "train/templates.h"
 
+#include "train/fused_scan_templates.h"
 #include "train/fused_templates.h"
 
 #include <algorithm>
@@ -385,6 +386,7 @@ std::vector<TemplateKernel> template_candidates(const TaskSpec& task, const std:
   // Synthesised tasks (seed + fused lines): written from reference.py's forward() itself.
   if (out.empty()) add_fused_row_templates(task, arg_names, out);
   if (out.empty()) add_fused_linear_templates(task, arg_names, out);
+  if (out.empty()) add_fused_scan_templates(task, arg_names, out);
   return out;
 }
 
@@ -400,7 +402,10 @@ std::string template_coverage_text() {
   s += " rmsnorm\nmatmul: matmul, linear, gemm_bias_act, *bias_relu*, *bias_gelu*, *bias_silu*\n"
        "layout: transpose2d, transpose, permute021\n"
        "synthesised (any family): forward() lines of element-wise maps, row norms / softmax / reductions,\n"
-       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n";
+       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues;\n"
+       "  with those lines: last-axis scans (cumsum and its exclusive / reverse / masked / scaled / running-mean forms,\n"
+       "  cumprod, cummax, cummin, logcumsumexp), triangular masks of the last two axes (tril, triu, masked_fill of a\n"
+       "  triu / tril / band mask, causal softmax and log_softmax) and torch.renorm of 2-D rows\n";
   return s;
 }
 

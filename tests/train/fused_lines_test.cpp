@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "agent/tools.h"
 #include "toolchain/agent_glue.h"
@@ -70,6 +71,12 @@ TEST(TrainFusedLines, ExtraSeedLinesVerify) {
       {"torch.floor(a * 2.5)", 1, false, map_ref([](float x, float) { return std::floor(x * 2.5f); })},
       {"torch.frac(a * 2.0)", 1, false, map_ref([](float x, float) { return x * 2.f - std::trunc(x * 2.f); })},
       {"torch.relu(a).pow(2)", 1, false, map_ref([](float x, float) { return x > 0 ? x * x : 0.f; })},
+      // std::nearbyint rounds half to even in the default rounding mode, as torch.round does
+      {"torch.round(a * 4.0) / 4.0", 1, false, map_ref([](float x, float) { return std::nearbyint(x * 4.f) / 4.f; })},
+      {"torch.round(a)", 1, false, map_ref([](float x, float) { return std::nearbyint(x); })},
+      {"torch.special.entr(a)", 1, false, map_ref([](float x, float) {
+         return x > 0 ? -x * std::log(x) : x == 0 ? 0.f : -std::numeric_limits<float>::infinity();
+       })},
       {"3.0 * torch.tanh(a / 3.0)", 1, false, map_ref([](float x, float) { return 3.f * std::tanh(x / 3.f); })},
       {"a + torch.sin(0.5 * a).pow(2) / 0.5", 1, false,
        map_ref([](float x, float) { return x + std::sin(0.5f * x) * std::sin(0.5f * x) / 0.5f; })},

@@ -1,0 +1,218 @@
+// forward() lines of the scan, triangular-mask and renorm seeds that src/train/fused_scan_templates.cpp
+// translates: each kernel must verify against golden data computed here in C++ from the PyTorch
+// definition of the line (prefix scans along the last axis, masks over the last two axes).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "agent/tools.h"
+#include "toolchain/agent_glue.h"
+#include "train/templates.h"
+#include "train_fixture.h"
+
+namespace nki::train {
+namespace {
+
+using namespace testing;
+
+std::string reference_of(const std::string& args, const std::vector<std::string>& lines) {
+  std::string body;
+  for (const std::string& l : lines) body += "        " + l + "\n";
+  return "import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+         "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+         "    def forward(self, " + args + "):\n" + body + "        return y\n";
+}
+
+// Row by row over the last axis: f(a row, b row (or null), C, out row).
+using RowMap = std::function<void(const float*, const float*, int64_t, double*)>;
+ReferenceFn rows_ref(RowMap f) {
+  return [f](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    int64_t C = t.inputs[0].shape.back();
+    std::vector<float> o(in[0].size());
+    std::vector<double> row(static_cast<size_t>(C));
+    for (size_t r = 0; r < o.size() / static_cast<size_t>(C); ++r) {
+      f(&in[0][r * C], in.size() > 1 ? &in[1][r * C] : nullptr, C, row.data());
+      for (int64_t c = 0; c < C; ++c) o[r * C + c] = static_cast<float>(row[c]);
+    }
+    return o;
+  };
+}
+
+// Element (i, j) of each [S, C] matrix of the last two axes: f(value, i, j).
+using MatMap = std::function<double(float, int64_t, int64_t)>;
+ReferenceFn mat_ref(MatMap f) {
+  return [f](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const auto& s = t.inputs[0].shape;
+    int64_t C = s.back(), S = s[s.size() - 2];
+    std::vector<float> o(in[0].size());
+    for (size_t k = 0; k < o.size(); ++k) {
+      int64_t j = static_cast<int64_t>(k) % C, i = (static_cast<int64_t>(k) / C) % S;
+      o[k] = static_cast<float>(f(in[0][k], i, j));
+    }
+    return o;
+  };
+}
+
+// Softmax (or log-softmax) of each matrix row with entries j > i (the triu(1) mask) set to `fill`.
+ReferenceFn causal_softmax_ref(double fill, bool log) {
+  return [fill, log](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const auto& s = t.inputs[0].shape;
+    int64_t C = s.back(), S = s[s.size() - 2];
+    std::vector<float> o(in[0].size());
+    std::vector<double> v(static_cast<size_t>(C));
+    for (size_t r = 0; r < o.size() / static_cast<size_t>(C); ++r) {
+      int64_t i = static_cast<int64_t>(r) % S;
+      double m = -std::numeric_limits<double>::infinity(), sum = 0;
+      for (int64_t j = 0; j < C; ++j) {
+        v[j] = j > i ? fill : in[0][r * C + j];
+        m = std::max(m, v[j]);
+      }
+      for (int64_t j = 0; j < C; ++j) sum += std::exp(v[j] - m);
+      for (int64_t j = 0; j < C; ++j) o[r * C + j] = static_cast<float>(log ? v[j] - m - std::log(sum) : std::exp(v[j] - m) / sum);
+    }
+    return o;
+  };
+}
+
+struct ScanCase {
+  std::string line;
+  int inputs;
+  std::vector<int64_t> shape;
+  std::string kind;  // expected candidate name
+  ReferenceFn ref;
+};
+
+const std::string kTriu1 = "torch.ones(a.shape[-2], a.shape[-1], dtype=torch.bool).triu(1)";
+
+TEST(TrainFusedScans, ScanMaskAndRenormLinesVerify) {
+  std::string root = temp_dir("fused_scans");
+  const std::vector<int64_t> rows = {200, 64};        // ragged flat rows: 128 + 72
+  const std::vector<int64_t> mats = {2, 200, 48};     // two matrices of 200 rows: tiles of 128 + 72
+  const std::vector<int64_t> small = {3, 2, 24, 24};  // six 24 x 24 matrices
+  auto cumsum = [](const float* x, int64_t C, double* o) {
+    double s = 0;
+    for (int64_t c = 0; c < C; ++c) o[c] = s += x[c];
+  };
+  std::vector<ScanCase> cases = {
+      {"torch.cumsum(a, dim=-1)", 1, rows, "fused_scan:map",
+       rows_ref([&](const float* x, const float*, int64_t C, double* o) { cumsum(x, C, o); })},
+      {"torch.cumsum(a, dim=-1) - a", 1, rows, "fused_scan:map", rows_ref([&](const float* x, const float*, int64_t C, double* o) {
+         cumsum(x, C, o);
+         for (int64_t c = 0; c < C; ++c) o[c] -= x[c];
+       })},
+      {"torch.cumsum(a, dim=-1) / math.sqrt(a.shape[-1])", 1, rows, "fused_scan:map",
+       rows_ref([&](const float* x, const float*, int64_t C, double* o) {
+         cumsum(x, C, o);
+         for (int64_t c = 0; c < C; ++c) o[c] /= std::sqrt(double(C));
+       })},
+      {"torch.cumsum(a, dim=-1) / torch.arange(1, a.shape[-1] + 1, dtype=a.dtype)", 1, rows, "fused_scan:map",
+       rows_ref([&](const float* x, const float*, int64_t C, double* o) {
+         cumsum(x, C, o);
+         for (int64_t c = 0; c < C; ++c) o[c] /= double(c + 1);
+       })},
+      {"torch.cumsum(a * (b > 0), dim=-1)", 2, rows, "fused_scan:map", rows_ref([](const float* x, const float* m, int64_t C, double* o) {
+         double s = 0;
+         for (int64_t c = 0; c < C; ++c) o[c] = s += m[c] > 0 ? x[c] : 0.0;
+       })},
+      {"torch.flip(torch.cumsum(torch.flip(a, dims=[-1]), dim=-1), dims=[-1])", 1, rows, "fused_scan:map",
+       rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double s = 0;
+         for (int64_t c = C - 1; c >= 0; --c) o[c] = s += x[c];
+       })},
+      {"torch.cumprod(a, dim=-1)", 1, rows, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double p = 1;
+         for (int64_t c = 0; c < C; ++c) o[c] = p *= x[c];
+       })},
+      {"torch.cummax(a, dim=-1).values", 1, rows, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double m = x[0];
+         for (int64_t c = 0; c < C; ++c) o[c] = m = std::max(m, double(x[c]));
+       })},
+      {"torch.cummin(a, dim=-1).values", 1, rows, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double m = x[0];
+         for (int64_t c = 0; c < C; ++c) o[c] = m = std::min(m, double(x[c]));
+       })},
+      {"torch.logcumsumexp(a, dim=-1)", 1, rows, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         for (int64_t c = 0; c < C; ++c) {
+           double m = *std::max_element(x, x + c + 1), s = 0;
+           for (int64_t j = 0; j <= c; ++j) s += std::exp(x[j] - m);
+           o[c] = std::log(s) + m;
+         }
+       })},
+      {"torch.renorm(a, 2, 0, 7.0)", 1, rows, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double n = 0;
+         for (int64_t c = 0; c < C; ++c) n += double(x[c]) * x[c];
+         n = std::sqrt(n);
+         double f = n > 7.0 ? 7.0 / (n + 1e-7) : 1.0;
+         for (int64_t c = 0; c < C; ++c) o[c] = x[c] * f;
+       })},
+      {"torch.tril(a)", 1, mats, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j <= i ? v : 0.0; })},
+      {"torch.triu(a, diagonal=-1)", 1, mats, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j >= i - 1 ? v : 0.0; })},
+      {"torch.triu(a)", 1, small, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j >= i ? v : 0.0; })},
+      {"a.masked_fill(" + kTriu1 + ", -1.0)", 1, mats, "fused_mask:map",
+       mat_ref([](float v, int64_t i, int64_t j) { return j > i ? -1.0 : v; })},
+      {"a.masked_fill(torch.ones(a.shape[-2], a.shape[-1], dtype=torch.bool).tril(-1), 0.0)", 1, small, "fused_mask:map",
+       mat_ref([](float v, int64_t i, int64_t j) { return j < i ? 0.0 : v; })},
+      {"a.masked_fill(torch.ones(a.shape[-2], a.shape[-1], dtype=torch.bool).triu(8) | "
+       "torch.ones(a.shape[-2], a.shape[-1], dtype=torch.bool).tril(-8), 0.0)",
+       1, mats, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return std::abs(j - i) >= 8 ? 0.0 : v; })},
+      {"torch.softmax(a.masked_fill(" + kTriu1 + ", float('-inf')), dim=-1)", 1, mats, "fused_mask:map",
+       causal_softmax_ref(-std::numeric_limits<double>::infinity(), false)},
+      {"torch.log_softmax(a.masked_fill(" + kTriu1 + ", -1e4), dim=-1)", 1, small, "fused_mask:map", causal_softmax_ref(-1e4, true)},
+  };
+  int id = 0;
+  for (const ScanCase& c : cases) {
+    std::vector<std::vector<int64_t>> shapes(c.inputs, c.shape);
+    std::string args = c.inputs == 1 ? "a" : "a, b";
+    TaskSpec t = load_task(write_task(root, "t" + std::to_string(id++), "synth_line", shapes, c.shape, reference_of(args, {"y = " + c.line})));
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    ASSERT_FALSE(k.empty()) << c.line;
+    EXPECT_EQ(k[0].name, c.kind) << c.line;
+    Verdict v = check_reverify(k[0].code, t, in_process(golden_of(c.ref), 1));
+    EXPECT_FALSE(v) << c.line << ": " << (v ? v->message : "") << "\n" << k[0].code;
+  }
+}
+
+// A scan line among lines of the built-in table (prologue and epilogue) still gets one kernel.
+TEST(TrainFusedScans, ScanBetweenTableLinesVerifies) {
+  std::string root = temp_dir("fused_scan_chain");
+  TaskSpec t = load_task(write_task(root, "t", "synth_line", {{200, 64}}, {200, 64},
+                                    reference_of("a", {"a = torch.clamp(a, -1.5, 1.5)", "y = torch.cumsum(a, dim=-1) - a", "y = torch.tanh(y)"})));
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_scan:map");
+  auto ref = rows_ref([](const float* x, const float*, int64_t C, double* o) {
+    double s = 0;
+    for (int64_t c = 0; c < C; ++c) {
+      double v = std::min(std::max(double(x[c]), -1.5), 1.5);
+      s += v;
+      o[c] = std::tanh(s - v);
+    }
+  });
+  Verdict v = check_reverify(k[0].code, t, in_process(golden_of(ref), 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+}
+
+TEST(TrainFusedScans, NearMissesGetNoCandidate) {
+  std::string root = temp_dir("fused_scan_miss");
+  // a scan over another axis, renorm of a 3-D tensor (its axis-0 slices are not rows), a mask
+  // built from another tensor's shape, and a masked_fill of -inf outside a softmax
+  std::vector<std::pair<std::vector<int64_t>, std::string>> misses = {
+      {{200, 64}, "torch.cumsum(a, dim=0)"},
+      {{2, 100, 64}, "torch.renorm(a, 2, 0, 7.0)"},
+      {{200, 64}, "a.masked_fill(torch.ones(b.shape[-2], b.shape[-1], dtype=torch.bool).triu(1), 0.0)"},
+      {{200, 64}, "a.masked_fill(" + kTriu1 + ", float('-inf'))"},
+  };
+  int id = 0;
+  for (const auto& [shape, line] : misses) {
+    std::string args = line.find("b.") != std::string::npos ? "a, b" : "a";
+    std::vector<std::vector<int64_t>> shapes(args == "a" ? 1 : 2, shape);
+    TaskSpec t = load_task(write_task(root, "m" + std::to_string(id++), "synth_line", shapes, shape, reference_of(args, {"y = " + line})));
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    EXPECT_TRUE(k.empty()) << line << "\n" << (k.empty() ? "" : k[0].code);
+  }
+}
+
+}  // namespace
+}  // namespace nki::train
