@@ -102,8 +102,8 @@ std::optional<Reference> read_reference(const std::string& dir) {
 // ---------------------------------------------------------------------------------------------
 // Line rules. A rule's pattern is the PyTorch expression with {o} for an operand (a name, or
 // self.<parameter>) and {n} for a number; its output lines use $1.. for those captures, @ for
-// the assigned variable, % for a suffix unique to the line, #C / #C1 / #RSQRTC for the row
-// length, the row length minus one and 1/sqrt(row length).
+// the assigned variable, % for a suffix unique to the line, #C / #C1 / #RSQRTC / #LOGC for the
+// row length, the row length minus one, 1/sqrt(row length) and log(row length).
 
 enum class Kind { Map, Row, Reduce };
 
@@ -281,6 +281,109 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "{o} * {n}", {"@ = $1 * $2"}},
         {Kind::Map, "{o} / {n}", {"@ = $1 * (1.0 / $2)"}},
         {Kind::Map, "{o}", {"@ = $1"}},
+        // the prologue / epilogue patterns of synth/seeds/_patterns.json not matched above
+        {Kind::Map, "{o} + {n}", {"@ = $1 + $2"}},
+        {Kind::Map, "{o} - {n}", {"@ = $1 - $2"}},
+        {Kind::Map, "-{o}", {"@ = nl.negative($1)"}},
+        {Kind::Map, "{o} * {n} - {n}", {"@ = $1 * $2 - $3"}},
+        {Kind::Map, "{n} * {o} + {n}", {"@ = $1 * $2 + $3"}},
+        {Kind::Map, "{o} * {o} * {o}", {"@ = $1 * $2 * $3"}},
+        {Kind::Map, "(torch.sqrt({o} * {o} + {n}) - {n}) / {n} + {o}", {"@ = (nl.sqrt($1 * $2 + $3) - $4) * (1.0 / $5) + $6"}},
+        {Kind::Map, "{o}.to(torch.float16).to(torch.bfloat16).to(torch.float32)",
+         {"@ = nl.copy(nl.copy(nl.copy($1, dtype=nl.float16), dtype=nl.bfloat16), dtype=nl.float32)"}},
+        {Kind::Map, "F.elu({o}, {n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "{o} * {n} * (1.0 + torch.erf({o}))", {"@ = $1 * $2 * (1.0 + nl.erf($3))"}},
+        {Kind::Map, "torch.exp(-{o}.abs())", {"@ = nl.exp(nl.negative(nl.abs($1)))"}},
+        {Kind::Map, "torch.exp(-{o} * {o})", {"@ = nl.exp(nl.negative($1) * $2)"}},
+        {Kind::Map, "0.5 * {o} * (1.0 + torch.erf({o} / math.sqrt(2.0)))", {"@ = 0.5 * $1 * (1.0 + nl.erf($2 * 0.70710678118654752))"}},
+        {Kind::Map, "{o} * F.hardsigmoid({o})", {"@ = $1 * nl.minimum(nl.maximum($2 * (1.0 / 6.0) + 0.5, 0.0), 1.0)"}},
+        {Kind::Map, "F.hardswish({n} * {o})",
+         {"s% = $1 * $2", "@ = s% * nl.minimum(nl.maximum(s% + 3.0, 0.0), 6.0) * (1.0 / 6.0)"}},
+        {Kind::Map, "{o} * torch.rsqrt(1.0 + {o} * {o})", {"@ = $1 * nl.rsqrt(1.0 + $2 * $3)"}},
+        {Kind::Map, "{o} * torch.tanh({o})", {"@ = $1 * nl.tanh($2)"}},
+        {Kind::Map, "torch.log1p({o}.abs())", {"@ = nl.log(nl.abs($1) + 1.0)"}},
+        {Kind::Map, "torch.log(torch.cosh(torch.clamp({o}, {n}, {n})))",
+         {"c% = nl.minimum(nl.maximum($1, $2), $3)", "@ = nl.log(0.5 * (nl.exp(c%) + nl.exp(nl.negative(c%))))"}},
+        {Kind::Map, "F.mish({n} * {o})", {"@ = nl.mish($1 * $2)"}},
+        {Kind::Map, "F.relu6({o}) / {n}", {"@ = nl.minimum(nl.relu($1), 6.0) * (1.0 / $2)"}},
+        {Kind::Map, "{n} * (torch.relu({o}) + torch.tanh({o}))", {"@ = $1 * (nl.relu($2) + nl.tanh($3))"}},
+        // eval-mode rrelu: the slope is the mean of the default bounds 1/8 and 1/3
+        {Kind::Map, "F.rrelu({o}, training=False)", {"@ = nl.maximum($1, $1 * 0.22916666666666666)"}},
+        {Kind::Map, "F.selu({o}) + {n}",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)) + $2"}},
+        {Kind::Map, "{o} * torch.erf(F.softplus({o}))", {"@ = $1 * nl.erf(nl.softplus($2))"}},
+        {Kind::Map, "torch.sigmoid({n} * {o})", {"@ = nl.sigmoid($1 * $2)"}},
+        {Kind::Map, "torch.tanh({n} * {o})", {"@ = nl.tanh($1 * $2)"}},
+        {Kind::Map, "torch.sign({o}) * torch.sqrt({o}.abs() + {n})", {"@ = nl.sign($1) * nl.sqrt(nl.abs($2) + $3)"}},
+        {Kind::Map, "F.silu({o}) * torch.tanh({o})", {"@ = nl.silu($1) * nl.tanh($2)"}},
+        // sinc(x) = sin(pi x) / (pi x), 1 at 0
+        {Kind::Map, "torch.sinc({o})",
+         {"p% = $1 * 3.141592653589793", "@ = nl.where(nl.equal($1, 0.0), $1 * 0.0 + 1.0, nl.sin(p%) / p%)"}},
+        {Kind::Map, "{o} + torch.sin({o}).pow(2)", {"s% = nl.sin($2)", "@ = $1 + s% * s%"}},
+        // softplus with beta and the default threshold 20
+        {Kind::Map, "F.softplus({o}, beta={n})",
+         {"b% = $1 * $2", "@ = nl.where(nl.greater(b%, 20.0), $1, nl.log(nl.exp(nl.minimum(b%, 20.0)) + 1.0) * (1.0 / $2))"}},
+        {Kind::Map, "F.softsign({n} * {o})", {"s% = $1 * $2", "@ = s% / (nl.abs(s%) + 1.0)"}},
+        // y * mask keeps y * 0.0 (not a select) where the mask is false, as torch does
+        {Kind::Map, "{o} * ({o}.abs() > {n}).to({o}.dtype)", {"@ = nl.where(nl.greater(nl.abs($2), $3), $1, $1 * 0.0)"}},
+        // ... and those with their own inputs and parameters (res_*, mask_*, self.*)
+        {Kind::Map, "({o} + {o}) * {n}", {"@ = ($1 + $2) * $3"}},
+        {Kind::Map, "{o} * {o}.to({o}.dtype) * {n}", {"@ = $1 * $2 * $4"}},
+        {Kind::Map, "{o} * torch.tanh({o} * {o}) + {o}", {"@ = $1 * nl.tanh($2 * $3) + $4"}},
+        {Kind::Map, "{o} * torch.exp({o})", {"@ = $1 * nl.exp($2)"}},
+        {Kind::Map, "{o} * ({o} > 0).to({o}.dtype)", {"@ = nl.where(nl.greater($2, 0.0), $1, $1 * 0.0)"}},
+        {Kind::Map, "{o} * (1.0 + {o}) + {o}", {"@ = $1 * (1.0 + $2) + $3"}},
+        {Kind::Map, "{o} + {o} * {o}", {"@ = $1 + $2 * $3"}},
+        {Kind::Map, "torch.where({o} >= 0, {o}, {o} * {o})", {"@ = nl.where(nl.greater_equal($1, 0.0), $2, $3 * $4)"}},
+        {Kind::Map, "{o} + {o} + {o}", {"@ = $1 + $2 + $3"}},
+        {Kind::Map, "{n} * ({o} + {o})", {"@ = $1 * ($2 + $3)"}},
+        {Kind::Map, "F.gelu({o} + {o})", {"@ = nl.gelu($1 + $2)"}},
+        {Kind::Map, "torch.relu({o} + {o})", {"@ = nl.relu($1 + $2)"}},
+        {Kind::Map, "F.silu({o} + {o})", {"@ = nl.silu($1 + $2)"}},
+        {Kind::Map, "{o} * F.silu({o})", {"@ = $1 * nl.silu($2)"}},
+        {Kind::Map, "({o} - {o}) ** 2", {"d% = $1 - $2", "@ = d% * d%"}},
+        {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
+        {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), {o})",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05) * $3"}},
+        {Kind::Row, "F.layer_norm({o} + {o}, ({o}.shape[-1],))",
+         {"a% = $1 + $2", "mu% = nl.sum(a%, axis=1, keepdims=True) * (1.0 / #C)", "d% = a% - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05)"}},
+        {Kind::Row, "({o} + {o}) * torch.rsqrt(({=1} + {=2}).pow(2).mean(-1, keepdim=True) + {n})",
+         {"a% = $1 + $2", "@ = a% * nl.rsqrt(nl.sum(a% * a%, axis=1, keepdims=True) * (1.0 / #C) + $3)"}},
+        {Kind::Row, "{o} * torch.rsqrt({=1}.pow(2).mean(-1, keepdim=True) + {n}) * (1.0 + {o})",
+         {"ms% = nl.sum($1 * $1, axis=1, keepdims=True) * (1.0 / #C)", "@ = $1 * nl.rsqrt(ms% + $2) * (1.0 + $3)"}},
+        {Kind::Row, "{o} * F.normalize({o}, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($2 * $2, axis=1, keepdims=True))", "@ = $1 * ($2 / nl.maximum(n%, 1e-12))"}},
+        {Kind::Row, "torch.softmax({o} + {o}, dim=-1)",
+         {"s% = $1 + $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax({o} * {o}, dim=-1)",
+         {"s% = $1 * $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax({o}.masked_fill({o} == 0, {n}), dim=-1)",
+         {"s% = nl.where(nl.equal($2, 0.0), $1 * 0.0 + $3, $1)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.where({o} >= {o}.mean(-1, keepdim=True), {o}, torch.zeros_like({o}))",
+         {"mu% = nl.sum($2, axis=1, keepdims=True) * (1.0 / #C)", "@ = nl.where(nl.greater_equal($1, mu%), $3, $3 * 0.0)"}},
+        {Kind::Row, "F.normalize({o}, p=1.0, dim=-1)", {"@ = $1 / nl.maximum(nl.sum(nl.abs($1), axis=1, keepdims=True), 1e-12)"}},
+        {Kind::Row, "torch.log_softmax({o} / {n}, dim=-1)",
+         {"s% = $1 * (1.0 / $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "d% = s% - m%",
+          "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
+        {Kind::Row, "{o} / ({o}.abs().amax(-1, keepdim=True) + {n})", {"@ = $1 / (nl.max(nl.abs($2), axis=1, keepdims=True) + $3)"}},
+        {Kind::Row, "F.normalize({o}, dim=-1) * math.sqrt({o}.shape[-1])",
+         {"n% = nl.sqrt(nl.sum($1 * $1, axis=1, keepdims=True))", "@ = $1 / nl.maximum(n%, 1e-12) / #RSQRTC"}},
+        {Kind::Row, "torch.softmax({o}, dim=-1) * {o}.shape[-1]",
+         {"m% = nl.max($1, axis=1, keepdims=True)", "e% = nl.exp($1 - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True) * #C"}},
+        {Kind::Row, "torch.softmax({n} * {o}, dim=-1)",
+         {"s% = $1 * $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} - torch.logsumexp({o}, dim=-1, keepdim=True) + math.log({o}.shape[-1])",
+         {"m% = nl.max($2, axis=1, keepdims=True)", "l% = nl.log(nl.sum(nl.exp($2 - m%), axis=1, keepdims=True)) + m%",
+          "@ = $1 - l% + #LOGC"}},
+        {Kind::Row, "{o} - {o}.amin(-1, keepdim=True)", {"@ = $1 - nl.min($2, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} / ({o}.abs().sum(-1, keepdim=True) + {n}) * {o}.shape[-1]",
+         {"@ = $1 / (nl.sum(nl.abs($2), axis=1, keepdims=True) + $3) * #C"}},
+        {Kind::Row, "torch.sigmoid({o}) / torch.sigmoid({o}).sum(-1, keepdim=True)",
+         {"@ = nl.sigmoid($1) / nl.sum(nl.sigmoid($2), axis=1, keepdims=True)"}},
         // whole-row transforms (the row is one tile's free axis)
         {Kind::Row, "torch.softmax({o}, dim=-1)",
          {"m% = nl.max($1, axis=1, keepdims=True)", "e% = nl.exp($1 - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
@@ -510,6 +613,7 @@ class Translator {
           for (size_t g = vars.size(); g >= 1; --g) o = replace_all(o, "$" + std::to_string(g), vars[g - 1]);
           o = replace_all(o, "%", s);
           o = replace_all(o, "#RSQRTC", fmt_double(1.0 / std::sqrt(static_cast<double>(C_))));
+          o = replace_all(o, "#LOGC", fmt_double(std::log(static_cast<double>(C_))));
           o = replace_all(o, "#C1", std::to_string(C_ > 1 ? C_ - 1 : 1));
           o = replace_all(o, "#C", std::to_string(C_));
           if (o.find("#I") != std::string::npos || o.find("#J") != std::string::npos) t.row_index = true;
