@@ -344,6 +344,12 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "({o} - {o}) ** 2", {"d% = $1 - $2", "@ = d% * d%"}},
         {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
         {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
+        // the adam_step seed: moment updates, then the bias-corrected step (the corrections
+        // 1 - beta ** t are Python constants, folded when the kernel is traced)
+        {Kind::Map, "{n} * {o} + {n} * {o}", {"@ = $1 * $2 + $3 * $4"}},
+        {Kind::Map, "{n} * {o} + {n} * {o} * {o}", {"@ = $1 * $2 + $3 * $4 * $5"}},
+        {Kind::Map, "{o} - {n} * ({o} / (1 - {n} ** {n})) / (torch.sqrt({o} / (1 - {n} ** {n})) + {n})",
+         {"@ = $1 - $2 * ($3 * (1.0 / (1.0 - $4 ** $5))) / (nl.sqrt($6 * (1.0 / (1.0 - $7 ** $8))) + $9)"}},
         {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), {o})",
          {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
           "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05) * $3"}},
