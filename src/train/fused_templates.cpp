@@ -341,6 +341,10 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "torch.relu({o} + {o})", {"@ = nl.relu($1 + $2)"}},
         {Kind::Map, "F.silu({o} + {o})", {"@ = nl.silu($1 + $2)"}},
         {Kind::Map, "{o} * F.silu({o})", {"@ = $1 * nl.silu($2)"}},
+        // the gated halves of geglu_split / swiglu_split / reglu (after a chunk line)
+        {Kind::Map, "F.gelu({o}) * {o}", {"@ = nl.gelu($1) * $2"}},
+        {Kind::Map, "F.silu({o}) * {o}", {"@ = nl.silu($1) * $2"}},
+        {Kind::Map, "torch.relu({o}) * {o}", {"@ = nl.relu($1) * $2"}},
         {Kind::Map, "({o} - {o}) ** 2", {"d% = $1 - $2", "@ = d% * d%"}},
         {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
         {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
@@ -484,6 +488,7 @@ struct Translation {
   std::vector<std::string> summary;  // short names of the lines, for the plan
   bool extended = false;             // a line needed a RowExtension rule
   bool row_index = false;            // a line reads #I / #J (matrix row, column)
+  bool halved = false;               // a chunk line split the row: v is half as wide
 };
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
@@ -531,7 +536,7 @@ class Translator {
     if (l != local_.end()) return l->second;
     std::string name = text.rfind("self.", 0) == 0 ? text.substr(5) : text;
     auto o = ops_.find(name);
-    if (o == ops_.end()) return std::nullopt;
+    if (o == ops_.end() || t.halved) return std::nullopt;  // full-width tiles after a chunk: no
     (void)reduced_ok;
     if (t.reduced) return std::nullopt;  // a [rows, C] operand against one value per row
     t.used.insert(name);
@@ -590,6 +595,24 @@ class Translator {
   }
 
   bool line(const std::string& l, size_t idx, Translation& t) {
+    // a, b = X.chunk(2, dim=-1): the halves of the last axis are column slices of X's tile, the
+    // row is half as wide from here on, and every full-width name goes out of reach.
+    static const std::regex chunk(R"(^([a-z]\w*), ([a-z]\w*) = (\w+)\.chunk\(2, dim=-1\)$)");
+    std::smatch cm;
+    if (std::regex_match(l, cm, chunk)) {
+      if (defined_y_ || t.reduced || t.halved || C_ % 2 != 0 || !linear_var_.empty()) return false;
+      if (ops_.count(cm[1].str()) || ops_.count(cm[2].str()) || cm[1].str() == "y" || cm[2].str() == "y") return false;
+      auto x = operand(cm[3].str(), t, false);
+      if (!x || is_number(*x)) return false;
+      std::string h = std::to_string(C_ / 2), c = std::to_string(C_);
+      local_.clear();
+      local_[cm[1].str()] = *x + "[:, 0:" + h + "]";
+      local_[cm[2].str()] = *x + "[:, " + h + ":" + c + "]";
+      C_ /= 2;
+      t.halved = true;
+      t.summary.push_back("the two halves of the row");
+      return true;
+    }
     size_t eq = l.find(" = ");
     if (eq == std::string::npos) return false;
     std::string lhs = l.substr(0, eq), expr = l.substr(eq + 3);
@@ -739,9 +762,13 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   std::optional<Translation> tl = tr.run();
   if (!tl || (ext && !tl->extended)) return;
   const TensorSpec& o = t.outputs[0];
-  int64_t oc = tl->reduced ? 1 : C;
+  int64_t W = tl->halved ? C / 2 : C;  // the width of the result rows
+  std::vector<int64_t> ws = xs;
+  ws.back() = W;
+  int64_t oc = tl->reduced ? 1 : W;
   if (product(o.shape) != R * oc) return;
-  if (!tl->reduced && o.shape != xs) return;
+  if (!tl->reduced && o.shape != ws) return;
+  if (tl->halved && tl->row_index) return;
 
   // With #I / #J (a triangular mask) the rows are walked matrix by matrix: S rows each, in
   // tiles of up to 128, so the row index within the matrix (qi) is affine in the loop indices.
@@ -783,11 +810,12 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
     s << "    jo = nl.arange(1)[None, :]\n";
     full_idx = "[rows, jf]";
     col_idx = "[rows, jo]";
+    if (W != C) s << "    jw = nl.arange(" << W << ")[None, :]\n";
     if (ragged) mask = ", mask=(" + std::string(by_matrix ? "qi < " : "rows < ") + std::to_string(span) + ")";
   } else {
     full_idx = col_idx = "[i * P:(i + 1) * P, :]";
   }
-  out_idx = tl->reduced ? col_idx : full_idx;
+  out_idx = tl->reduced ? col_idx : W != C && (ragged || by_matrix) ? "[rows, jw]" : full_idx;
   std::string ind = "        ";
   if (by_matrix) {
     s << "    for b in nl.affine_range(" << R / S << "):\n";
