@@ -1,5 +1,9 @@
 #include "train/fused_scan_templates.h"
 
+#include <numeric>
+#include <optional>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -125,10 +129,160 @@ void append(std::vector<const RowLineRule*>& to, const std::vector<RowLineRule>&
   for (const RowLineRule& r : rules) to.push_back(&r);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Row seeds whose forward() returns a tuple (layernorm_stats, fused_add_rmsnorm, aminmax_last):
+// each is recognised as a whole forward() (names and eps read from its lines) and written as one
+// row kernel with a store per output. Any other line, or a fused pattern, means no candidate.
+
+struct TupleOut {
+  std::string value;  // expression over the float32 tiles
+  bool per_row;       // one value per row (stored through an [R, 1] view)
+};
+
+struct TupleForm {
+  std::string what;
+  std::vector<std::string> body;  // statements over t_<input> (and w_row for a [C] weight)
+  std::vector<TupleOut> outs;
+  int weight = -1;  // kernel argument index of a [C] weight, or -1
+};
+
+std::string fmt(int64_t v) { return std::to_string(v); }
+
+std::optional<TupleForm> tuple_form(const TaskSpec& t, const ForwardLines& f, const std::vector<std::string>& args, int64_t C) {
+  const std::vector<std::string>& L = f.lines;
+  std::smatch m0, m1, m2;
+  std::string inv = "(1.0 / " + fmt(C) + ")";
+  static const std::regex ln_mu(R"(^(\w+) = (\w+)\.mean\(-1\)$)");
+  static const std::regex ln_rs(R"(^(\w+) = torch\.rsqrt\((\w+)\.var\(-1, unbiased=False\) \+ ([0-9.e-]+)\)$)");
+  static const std::regex ln_y(R"(^y = \(\((\w+) - (\w+)\[:, None\]\) \* (\w+)\[:, None\], (\w+), (\w+)\)$)");
+  if (f.args.size() == 1 && L.size() == 3 && t.inputs[0].shape.size() == 2 && std::regex_match(L[0], m0, ln_mu) &&
+      std::regex_match(L[1], m1, ln_rs) && std::regex_match(L[2], m2, ln_y)) {
+    std::string x = f.args[0], mu = m0[1], rs = m1[1];
+    if (m0[2] != x || m1[2] != x || m2[1] != x || m2[2] != mu || m2[3] != rs || m2[4] != mu || m2[5] != rs || mu == rs) return std::nullopt;
+    TupleForm tf{"layernorm statistics", {}, {}, -1};
+    tf.body = {"mu = nl.sum(t_x0, axis=1, keepdims=True) * " + inv, "d = t_x0 - mu",
+               "rs = nl.rsqrt(nl.sum(d * d, axis=1, keepdims=True) * " + inv + " + " + m1[3].str() + ")"};
+    tf.outs = {{"d * rs", false}, {"mu", true}, {"rs", true}};
+    return tf;
+  }
+  static const std::regex add(R"(^(\w+) = (\w+) \+ (\w+)$)");
+  static const std::regex rms_y(
+      R"(^y = \((\w+) \* torch\.rsqrt\((\w+)\.pow\(2\)\.mean\(-1, keepdim=True\) \+ ([0-9.e-]+)\) \* self\.(\w+), (\w+)\)$)");
+  if (f.args.size() == 2 && L.size() == 2 && std::regex_match(L[0], m0, add) && std::regex_match(L[1], m1, rms_y)) {
+    std::string h = m0[1];
+    if (m0[2] != f.args[0] || m0[3] != f.args[1] || m1[1] != h || m1[2] != h || m1[5] != h || h == "y") return std::nullopt;
+    std::vector<TensorSpec> all = t.kernel_args();
+    int w = -1;
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == m1[4].str()) w = static_cast<int>(i);
+    if (w < 2 || all.size() != 3 || all[w].shape != std::vector<int64_t>{C}) return std::nullopt;
+    TupleForm tf{"residual add and RMSNorm", {}, {}, w};
+    tf.body = {"h = t_x0 + t_x1", "ms = nl.sum(h * h, axis=1, keepdims=True) * " + inv};
+    tf.outs = {{"h * nl.rsqrt(ms + " + m1[3].str() + ") * w_row", false}, {"h", false}};
+    return tf;
+  }
+  static const std::regex amm(R"(^(\w+), (\w+) = torch\.aminmax\((\w+), dim=-1\)$)");
+  static const std::regex pair(R"(^y = \((\w+), (\w+)\)$)");
+  if (f.args.size() == 1 && L.size() == 2 && std::regex_match(L[0], m0, amm) && std::regex_match(L[1], m1, pair)) {
+    if (m0[3] != f.args[0] || m1[1] != m0[1] || m1[2] != m0[2] || m0[1] == m0[2]) return std::nullopt;
+    TupleForm tf{"row min and max", {}, {{"nl.min(t_x0, axis=1, keepdims=True)", true}, {"nl.max(t_x0, axis=1, keepdims=True)", true}}, -1};
+    return tf;
+  }
+  (void)args;
+  return std::nullopt;
+}
+
+void add_tuple_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  if (t.inputs.empty() || t.outputs.size() < 2) return;
+  const std::vector<int64_t>& xs = t.inputs[0].shape;
+  if (xs.size() < 2 || xs.back() > 4096) return;
+  for (const TensorSpec& i : t.inputs)
+    if (i.shape != xs || (i.dtype != DType::Float32 && i.dtype != DType::BFloat16 && i.dtype != DType::Float16)) return;
+  std::optional<ForwardLines> f = read_forward(t.dir);
+  if (!f || f->has_modules || f->args.size() != t.inputs.size()) return;
+  int64_t C = xs.back();
+  int64_t R = std::accumulate(xs.begin(), xs.end(), int64_t{1}, std::multiplies<int64_t>()) / C;
+  std::optional<TupleForm> tf = tuple_form(t, *f, args, C);
+  if (!tf || tf->outs.size() != t.outputs.size()) return;
+  if (t.kernel_args().size() != t.inputs.size() + (tf->weight >= 0 ? 1 : 0)) return;
+  for (size_t k = 0; k < tf->outs.size(); ++k) {
+    const TensorSpec& o = t.outputs[k];
+    int64_t n = std::accumulate(o.shape.begin(), o.shape.end(), int64_t{1}, std::multiplies<int64_t>());
+    if (tf->outs[k].per_row ? n != R : o.shape != xs) return;
+    if (o.dtype != DType::Float32 && o.dtype != DType::BFloat16 && o.dtype != DType::Float16) return;
+  }
+  bool ragged = R > 128 && R % 128 != 0;
+  int64_t P = R < 128 ? R : 128;
+  std::ostringstream s;
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n\n@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  std::vector<std::string> ov;
+  for (size_t k = 0; k < tf->outs.size(); ++k) {
+    const TensorSpec& o = t.outputs[k];
+    std::string name = "out" + fmt(static_cast<int64_t>(k));
+    s << "    " << name << " = nl.ndarray((";
+    for (size_t d = 0; d < o.shape.size(); ++d) s << (d ? ", " : "") << o.shape[d];
+    s << (o.shape.size() == 1 ? ",)" : ")") << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
+    std::vector<int64_t> want = {R, tf->outs[k].per_row ? 1 : C};
+    ov.push_back(name);
+    if (o.shape != want) {
+      ov.back() = name + "_2d";
+      s << "    " << ov.back() << " = " << name << ".reshape((" << want[0] << ", " << want[1] << "))\n";
+    }
+  }
+  std::vector<std::string> iv;
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    iv.push_back(args[i]);
+    if (xs.size() != 2) {
+      iv.back() = args[i] + "_2d";
+      s << "    " << iv.back() << " = " << args[i] << ".reshape((" << R << ", " << C << "))\n";
+    }
+  }
+  if (tf->weight >= 0) {
+    s << "    w_h = nl.load(" << args[tf->weight] << ".reshape((1, " << C << ")))\n";
+    s << "    w_row = nl.copy(w_h, dtype=nl.float32).broadcast_to((" << P << ", " << C << "))\n";
+  }
+  s << "    P = " << (R < 128 ? fmt(R) : "nl.tile_size.pmax") << "\n";
+  std::string full = "[i * P:(i + 1) * P, :]", col = full, mask;
+  if (ragged) {
+    s << "    ip = nl.arange(P)[:, None]\n    jf = nl.arange(" << C << ")[None, :]\n    jo = nl.arange(1)[None, :]\n";
+    full = "[rows, jf]";
+    col = "[rows, jo]";
+    mask = ", mask=(rows < " + fmt(R) + ")";
+  }
+  s << "    for i in nl.affine_range(" << (R + P - 1) / P << "):\n";
+  if (ragged) s << "        rows = i * P + ip\n";
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    std::string v = "t_x" + fmt(static_cast<int64_t>(i));
+    if (t.inputs[i].dtype == DType::Float32) {
+      s << "        " << v << " = nl.load(" << iv[i] << full << mask << ")\n";
+    } else {
+      s << "        " << v << "_h = nl.load(" << iv[i] << full << mask << ")\n";
+      s << "        " << v << " = nl.copy(" << v << "_h, dtype=nl.float32)\n";
+    }
+  }
+  for (const std::string& l : tf->body) s << "        " << l << "\n";
+  for (size_t k = 0; k < tf->outs.size(); ++k)
+    s << "        nl.store(" << ov[k] << (tf->outs[k].per_row ? col : full) << ", value=" << tf->outs[k].value << mask << ")\n";
+  s << "    return ";
+  for (size_t k = 0; k < ov.size(); ++k) s << (k ? ", " : "") << "out" << k;
+  s << "\n";
+  std::string plan = "The input is viewed as [" + fmt(R) + ", " + fmt(C) + "] (rows on partitions) in tiles of up to 128 rows" +
+                     (ragged ? ", the ragged last tile masked" : "") + "; the " + tf->what +
+                     " are computed in float32 per tile and each of the " + fmt(static_cast<int64_t>(ov.size())) +
+                     " outputs is stored from it.";
+  out.push_back({"fused_tuple:rows", plan, s.str()});
+}
+
 }  // namespace
 
 void add_fused_scan_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.inputs.empty()) return;
+  if (t.outputs.size() > 1) {
+    add_tuple_row_templates(t, args, out);
+    return;
+  }
   const std::vector<int64_t>& xs = t.inputs[0].shape;
   static const std::vector<RowLineRule> scans = make_scan_rules(), wide = make_wide_scan_rules(),
                                         rank2 = make_rank2_rules(), masks = make_mask_rules();

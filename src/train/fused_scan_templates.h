@@ -3,7 +3,8 @@
 // mask of the last two axes (tril / triu, masked_fill of a triu / tril boolean matrix, the
 // causal softmax and log-softmax), or torch.renorm of 2-D rows. They are extra line rules of
 // the fused row kernel (fused_templates.h): every other line must still be in its table, and
-// a forward() with any unknown line gets no candidate.
+// a forward() with any unknown line gets no candidate. Also the row seeds whose forward()
+// returns a tuple (layernorm_stats, fused_add_rmsnorm, aminmax_last), matched as a whole.
 #pragma once
 
 #include <string>
@@ -15,7 +16,8 @@
 namespace nki::train {
 
 // Candidates "fused_scan:map" / "fused_scan:reduce" (scans, renorm) and "fused_mask:map"
-// (triangular masks; the kernel walks each [shape[-2], shape[-1]] matrix in row tiles).
+// (triangular masks; the kernel walks each [shape[-2], shape[-1]] matrix in row tiles), and
+// "fused_tuple:rows" (several outputs, one store each per row tile).
 void add_fused_scan_templates(const TaskSpec& task, const std::vector<std::string>& args, std::vector<TemplateKernel>& out);
 
 }  // namespace nki::train

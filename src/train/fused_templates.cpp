@@ -745,6 +745,12 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 
 std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
 
+std::optional<ForwardLines> read_forward(const std::string& task_dir) {
+  std::optional<Reference> r = read_reference(task_dir);
+  if (!r) return std::nullopt;
+  return ForwardLines{r->args, r->lines, !r->modules.empty()};
+}
+
 void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,
                              const RowExtension* ext) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;

@@ -6,6 +6,7 @@
 // with any line outside the table gets no candidate (never a guess at unknown semantics).
 #pragma once
 
+#include <optional>
 #include <regex>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ struct RowExtension {
 // The regex of a line pattern ({o} an operand, {n} a number, {=k} the same text as placeholder k,
 // everything else literal).
 std::regex row_rule_regex(const std::string& pattern);
+
+// forward()'s parameters and statements (indentation stripped, the final `return y` left out),
+// or nullopt when reference.py has no such forward().
+struct ForwardLines {
+  std::vector<std::string> args, lines;
+  bool has_modules = false;  // __init__ builds nn.LayerNorm / BatchNorm1d / PReLU / Linear modules
+};
+std::optional<ForwardLines> read_forward(const std::string& task_dir);
 
 // Row kernels: inputs viewed as [rows, last axis], 128-row tiles, every line on float32 tiles.
 // With `ext`, a kernel is written only when at least one line needed an extension rule.

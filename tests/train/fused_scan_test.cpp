@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include "agent/tools.h"
@@ -217,6 +220,50 @@ TEST(TrainFusedScans, ChunkedHalvesVerify) {
   TaskSpec u = load_task(write_task(root, "u", "synth_line", {{200, 96}}, {200, 48},
                                     reference_of("a", {"p, q = a.chunk(2, dim=-1)", "y = p * q + a"})));
   EXPECT_TRUE(template_candidates(u, agent::task_arg_names(toolchain::task_info(u))).empty());
+}
+
+// layernorm_stats: forward() returns (normalised x, mean, rsqrt(var + eps)); three outputs.
+TEST(TrainFusedScans, TupleRowSeedVerifies) {
+  std::string root = temp_dir("fused_tuple");
+  std::string ref = reference_of("a", {"mu = a.mean(-1)", "rs = torch.rsqrt(a.var(-1, unbiased=False) + 1e-5)",
+                                       "y = ((a - mu[:, None]) * rs[:, None], mu, rs)"});
+  std::string dir = write_task(root, "t", "synth_line", {{200, 64}}, {200, 64}, ref);
+  // the fixture writes one output: add the two per-row ones
+  std::string j;
+  {
+    std::ifstream in(dir + "/task.json");
+    j.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string one = "\"outputs\": [{\"shape\": [200, 64], \"dtype\": \"float32\"}]";
+  ASSERT_NE(j.find(one), std::string::npos);
+  j.replace(j.find(one), one.size(),
+            "\"outputs\": [{\"shape\": [200, 64], \"dtype\": \"float32\"}, {\"shape\": [200], \"dtype\": \"float32\"}, "
+            "{\"shape\": [200], \"dtype\": \"float32\"}]");
+  std::ofstream(dir + "/task.json") << j;
+  TaskSpec t = load_task(dir);
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_tuple:rows");
+  GoldenProvider one_out = golden_of([](const std::vector<std::vector<float>>& in, const TaskSpec&) { return in[0]; });
+  GoldenProvider g = [one_out](const TaskSpec& task, int trial) {
+    GoldenTrial gt = one_out(task, trial);  // the inputs
+    std::vector<float> x(200 * 64), y(200 * 64), mu(200), rs(200);
+    std::memcpy(x.data(), gt.args[0].data.data(), x.size() * 4);
+    for (int r = 0; r < 200; ++r) {
+      double m = 0, v = 0;
+      for (int c = 0; c < 64; ++c) m += x[r * 64 + c];
+      m /= 64;
+      for (int c = 0; c < 64; ++c) v += (x[r * 64 + c] - m) * (x[r * 64 + c] - m);
+      double q = 1.0 / std::sqrt(v / 64 + 1e-5);
+      for (int c = 0; c < 64; ++c) y[r * 64 + c] = static_cast<float>((x[r * 64 + c] - m) * q);
+      mu[r] = static_cast<float>(m);
+      rs[r] = static_cast<float>(q);
+    }
+    gt.expected = {f32({200, 64}, y), f32({200}, mu), f32({200}, rs)};
+    return gt;
+  };
+  Verdict v = check_reverify(k[0].code, t, in_process(g, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
 }
 
 TEST(TrainFusedScans, NearMissesGetNoCandidate) {
