@@ -405,7 +405,8 @@ std::string template_coverage_text() {
        "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues;\n"
        "  with those lines: last-axis scans (cumsum and its exclusive / reverse / masked / scaled / running-mean forms,\n"
        "  cumprod, cummax, cummin, logcumsumexp), triangular masks of the last two axes (tril, triu, masked_fill of a\n"
-       "  triu / tril / band mask, causal softmax and log_softmax) and torch.renorm of 2-D rows\n";
+       "  triu / tril / band mask, causal softmax and log_softmax), torch.renorm of 2-D rows and x.chunk(2, dim=-1)\n"
+       "  halves; tuple-returning row seeds: layernorm_stats, fused_add_rmsnorm, aminmax_last\n";
   return s;
 }
 
