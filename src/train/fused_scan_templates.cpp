@@ -275,6 +275,93 @@ void add_tuple_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   out.push_back({"fused_tuple:rows", plan, s.str()});
 }
 
+// ---------------------------------------------------------------------------------------------
+// The minGRU recurrence (seed mingru_scan_block) over the sequence axis of x [B, S, K]:
+// z = sigmoid(x Wz^T + bz), hh = x Wh^T + bh, h_t = (1 - z_t) h_{t-1} + z_t hh_t from h = 0.
+// Per batch row the projections come out of TensorE transposed ([N, S]: W^T [K, N] stationary,
+// x_b^T [K, S] moving), so the sequence is the free axis and the recurrence is one
+// tensor_tensor_scan (op0 = multiply by 1 - z, op1 = add z * hh); nl.transpose turns h back to
+// [S, N], where the epilogue lines run as row lines of width N.
+
+void add_mingru_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  if (t.inputs.size() != 1 || t.outputs.size() != 1) return;
+  const TensorSpec& x = t.inputs[0];
+  if (x.shape.size() != 3) return;
+  std::optional<ForwardLines> f = read_forward(t.dir);
+  if (!f || f->args.size() != 1 || f->lines.size() < 8) return;
+  const std::vector<std::string>& L = f->lines;
+  std::smatch m0, m1, m2, m5;
+  static const std::regex zl(R"(^(\w+) = torch\.sigmoid\(self\.(\w+)\((\w+)\)\)$)");
+  static const std::regex hl(R"(^(\w+) = self\.(\w+)\((\w+)\)$)");
+  static const std::regex h0(R"(^(\w+) = torch\.zeros\((\w+)\.shape\[0\], ([0-9]+)\)$)");
+  static const std::regex step(R"(^(\w+) = \(1 - (\w+)\[:, t\]\) \* (\w+) \+ (\w+)\[:, t\] \* (\w+)\[:, t\]$)");
+  const std::string& xn = f->args[0];
+  if (!std::regex_match(L[0], m0, zl) || !std::regex_match(L[1], m1, hl) || !std::regex_match(L[2], m2, h0) ||
+      !std::regex_match(L[5], m5, step))
+    return;
+  std::string z = m0[1], zm = m0[2], hh = m1[1], hm = m1[2], h = m2[1];
+  if (m0[3] != xn || m1[3] != xn || m2[2] != xn || z == hh || z == h || hh == h || zm == hm) return;
+  if (L[3] != "outs = []" || L[4] != "for t in range(" + xn + ".shape[1]):" || m5[1] != h || m5[2] != z || m5[3] != h ||
+      m5[4] != z || m5[5] != hh || L[6] != "outs.append(" + h + ")" || L[7] != "y = torch.stack(outs, dim=1)")
+    return;
+  int64_t B = x.shape[0], S = x.shape[1], K = x.shape[2];
+  std::vector<TensorSpec> all = t.kernel_args();
+  auto find = [&](const std::string& n) {
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == n) return static_cast<int>(i);
+    return -1;
+  };
+  int wz = find(zm + ".weight"), bz = find(zm + ".bias"), wh = find(hm + ".weight"), bh = find(hm + ".bias");
+  if (wz < 0 || bz < 0 || wh < 0 || bh < 0 || all[wz].shape.size() != 2) return;
+  int64_t N = all[wz].shape[0];
+  if (all[wz].shape != std::vector<int64_t>{N, K} || all[wh].shape != all[wz].shape || all[bz].shape != std::vector<int64_t>{N} ||
+      all[bh].shape != all[bz].shape || m2[3].str() != std::to_string(N))
+    return;
+  if (t.outputs[0].shape != std::vector<int64_t>{B, S, N} || S > 128 || N > 128) return;
+  int64_t KT = 128;
+  while (KT > 1 && K % KT) --KT;
+  if (KT < 8) return;
+  std::optional<RowTail> tail =
+      translate_row_tail(t, args, 8, S, N, {all[0].name, all[wz].name, all[bz].name, all[wh].name, all[bh].name});
+  if (!tail) return;
+  std::ostringstream s;
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\nimport neuronxcc.nki.isa as nisa\n\n\n@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray((" << B << ", " << S << ", " << N << "), dtype=nl." << dtype_name(t.outputs[0].dtype)
+    << ", buffer=nl.shared_hbm)\n";
+  // the biases as per-partition columns of the transposed [N, S] projections
+  for (auto [idx, v] : {std::pair<int, const char*>{bz, "bz"}, {bh, "bh"}}) {
+    s << "    " << v << "_h = nl.load(" << args[idx] << ".reshape((" << N << ", 1)))\n";
+    s << "    " << v << " = nl.copy(" << v << "_h, dtype=nl.float32)\n";
+  }
+  for (const std::string& l : tail->setup) s << "    " << l << "\n";
+  std::string kk = "k * " + std::to_string(KT) + ":(k + 1) * " + std::to_string(KT);
+  s << "    for b in nl.affine_range(" << B << "):\n";
+  s << "        accz = nl.zeros((" << N << ", " << S << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "        acch = nl.zeros((" << N << ", " << S << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "        for k in nl.affine_range(" << K / KT << "):\n";
+  s << "            xt = nl.load_transpose2d(" << args[0] << "[b, :, " << kk << "])\n";
+  s << "            wzt = nl.load_transpose2d(" << args[wz] << "[:, " << kk << "])\n";
+  s << "            wht = nl.load_transpose2d(" << args[wh] << "[:, " << kk << "])\n";
+  s << "            accz += nl.matmul(wzt, xt, transpose_x=True)\n";
+  s << "            acch += nl.matmul(wht, xt, transpose_x=True)\n";
+  s << "        z = nl.sigmoid(nl.copy(accz, dtype=nl.float32) + bz)\n";
+  s << "        hh = nl.copy(acch, dtype=nl.float32) + bh\n";
+  s << "        hs = nisa.tensor_tensor_scan(1.0 - z, z * hh, initial=0.0, op0=nl.multiply, op1=nl.add)\n";
+  s << "        v = nl.copy(nl.transpose(hs), dtype=nl.float32)\n";
+  for (const std::string& l : tail->body) s << "        " << l << "\n";
+  s << "        nl.store(out[b], value=v)\n";
+  s << "    return out\n";
+  std::string plan = "Per batch row, z = sigmoid(x Wz^T + bz) and hh = x Wh^T + bh come out of TensorE as [" + std::to_string(N) +
+                     ", " + std::to_string(S) + "] tiles (K = " + std::to_string(K) + " accumulated in PSUM in chunks of " +
+                     std::to_string(KT) +
+                     "), the recurrence h_t = (1 - z_t) h_{t-1} + z_t hh_t is one nisa.tensor_tensor_scan along the sequence, "
+                     "and h is transposed back to [" + std::to_string(S) + ", " + std::to_string(N) + "]" +
+                     (tail->body.empty() ? "" : " for the epilogue lines") + " and stored.";
+  out.push_back({"fused_scan:mingru", plan, s.str()});
+}
+
 }  // namespace
 
 void add_fused_scan_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -283,6 +370,8 @@ void add_fused_scan_templates(const TaskSpec& t, const std::vector<std::string>&
     add_tuple_row_templates(t, args, out);
     return;
   }
+  add_mingru_templates(t, args, out);
+  if (!out.empty()) return;
   const std::vector<int64_t>& xs = t.inputs[0].shape;
   static const std::vector<RowLineRule> scans = make_scan_rules(), wide = make_wide_scan_rules(),
                                         rank2 = make_rank2_rules(), masks = make_mask_rules();

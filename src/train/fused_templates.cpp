@@ -1,5 +1,6 @@
 #include "train/fused_templates.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -744,6 +745,36 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 }  // namespace
 
 std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
+
+std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<std::string>& args, size_t first_line,
+                                          int64_t rows, int64_t width, const std::vector<std::string>& skip) {
+  std::optional<Reference> ref = read_reference(t.dir);
+  if (!ref) return std::nullopt;
+  std::vector<TensorSpec> all = t.kernel_args();
+  if (all.size() != args.size()) return std::nullopt;
+  std::map<std::string, Operand> ops;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const TensorSpec& s = all[i];
+    if (std::find(skip.begin(), skip.end(), s.name) != skip.end() || !is_float(s.dtype)) continue;
+    Operand o{args[i], var_name(args[i]), Access::Row, s.dtype, s.shape};
+    if (s.shape == std::vector<int64_t>{width}) o.access = Access::Row;
+    else if (product(s.shape) == 1) o.access = Access::Scalar;
+    else continue;  // not readable from the tail: a line naming it finds no operand
+    ops[s.name] = o;
+  }
+  Translator tr(*ref, ops, width);
+  tr.mark_y_defined();
+  std::optional<Translation> tl = tr.run(first_line);
+  if (!tl || tl->reduced || tl->halved || tl->row_index) return std::nullopt;
+  RowTail r;
+  std::ostringstream s;
+  emit_broadcasts(s, ops, tl->used, rows, width, "");
+  std::istringstream lines(s.str());
+  for (std::string l; std::getline(lines, l);) r.setup.push_back(l);
+  r.body = tl->body;
+  r.summary = tl->summary;
+  return r;
+}
 
 std::optional<ForwardLines> read_forward(const std::string& task_dir) {
   std::optional<Reference> r = read_reference(task_dir);

@@ -45,6 +45,17 @@ struct ForwardLines {
 };
 std::optional<ForwardLines> read_forward(const std::string& task_dir);
 
+// The lines of forward() from `first_line` on, as element-wise / row statements on a float32
+// tile `v` of `rows` x `width` that already holds y; the operands they may read are the kernel
+// arguments of shape [width] or [1] (broadcast once: `setup`, before the loop), minus `skip`.
+// nullopt when a line is outside the table, reads anything else, or reduces the row.
+struct RowTail {
+  std::vector<std::string> setup, body;  // body ends with `v = ...` (or is empty)
+  std::vector<std::string> summary;
+};
+std::optional<RowTail> translate_row_tail(const TaskSpec& task, const std::vector<std::string>& args, size_t first_line,
+                                          int64_t rows, int64_t width, const std::vector<std::string>& skip);
+
 // Row kernels: inputs viewed as [rows, last axis], 128-row tiles, every line on float32 tiles.
 // With `ext`, a kernel is written only when at least one line needed an extension rule.
 void add_fused_row_templates(const TaskSpec& task, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,

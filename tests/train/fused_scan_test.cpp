@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <random>
 
 #include "agent/tools.h"
 #include "toolchain/agent_glue.h"
@@ -264,6 +265,78 @@ TEST(TrainFusedScans, TupleRowSeedVerifies) {
   };
   Verdict v = check_reverify(k[0].code, t, in_process(g, 1));
   EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+}
+
+// The minGRU block: two projections and the recurrence over the sequence axis, then an epilogue.
+TEST(TrainFusedScans, MinGruRecurrenceVerifies) {
+  std::string root = temp_dir("fused_mingru");
+  const int B = 2, S = 12, K = 160, N = 12;
+  auto write = [&](const std::string& id, const std::string& step) {
+    std::string dir = write_task(root, id, "synth_line", {{B, S, K}}, {B, S, N});
+    std::string j;
+    {
+      std::ifstream in(dir + "/task.json");
+      j.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    auto param = [](const std::string& n, const std::string& dims) {
+      return "{\"name\": \"" + n + "\", \"shape\": " + dims +
+             ", \"dtype\": \"float32\", \"dist\": {\"kind\": \"normal\", \"mean\": 0, \"std\": 1}}";
+    };
+    std::string params = "\"parameters\": [" + param("z.weight", "[12, 160]") + ", " + param("z.bias", "[12]") + ", " +
+                         param("h.weight", "[12, 160]") + ", " + param("h.bias", "[12]") + "]";
+    j.replace(j.find("\"parameters\": []"), std::string("\"parameters\": []").size(), params);
+    std::ofstream(dir + "/task.json") << j;
+    std::ofstream(dir + "/reference.py")
+        << "import torch\nimport torch.nn as nn\n\n\nclass Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+           "        self.z = nn.Linear(160, 12)\n        self.h = nn.Linear(160, 12)\n\n    def forward(self, a):\n"
+           "        z = torch.sigmoid(self.z(a))\n        hh = self.h(a)\n        h = torch.zeros(a.shape[0], 12)\n"
+           "        outs = []\n        for t in range(a.shape[1]):\n            " << step
+        << "\n            outs.append(h)\n        y = torch.stack(outs, dim=1)\n        y = torch.abs(y)\n        return y\n";
+    return load_task(dir);
+  };
+  TaskSpec t = write("t", "h = (1 - z[:, t]) * h + z[:, t] * hh[:, t]");
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_scan:mingru");
+  // golden: inputs and parameters normal (golden_of draws them in kernel-argument order)
+  GoldenProvider g = [](const TaskSpec& task, int trial) {
+    GoldenTrial gt;
+    gt.trial = trial;
+    gt.seed = task.trial_seed(trial);
+    std::mt19937 rng(static_cast<uint32_t>(gt.seed));
+    std::normal_distribution<float> nd(0.f, 1.f);
+    std::vector<std::vector<float>> v;
+    for (const TensorSpec& a : task.kernel_args()) {
+      std::vector<float> d(static_cast<size_t>(a.element_count()));
+      for (float& e : d) e = nd(rng) * (a.shape.size() == 2 ? 0.08f : 1.f);  // weights scaled like fan-in
+      gt.arg_names.push_back(a.name);
+      gt.args.push_back(f32(a.shape, d));
+      v.push_back(d);
+    }
+    const std::vector<float> &x = v[0], &wz = v[1], &bz = v[2], &wh = v[3], &bh = v[4];
+    std::vector<float> o(B * S * N);
+    for (int b = 0; b < B; ++b) {
+      std::vector<double> h(N, 0.0);
+      for (int s = 0; s < S; ++s)
+        for (int n = 0; n < N; ++n) {
+          double pz = bz[n], ph = bh[n];
+          for (int c = 0; c < K; ++c) {
+            pz += double(x[(b * S + s) * K + c]) * wz[n * K + c];
+            ph += double(x[(b * S + s) * K + c]) * wh[n * K + c];
+          }
+          double z = 1.0 / (1.0 + std::exp(-pz));
+          h[n] = (1 - z) * h[n] + z * ph;
+          o[(b * S + s) * N + n] = static_cast<float>(std::fabs(h[n]));
+        }
+    }
+    gt.expected = {f32({B, S, N}, o)};
+    return gt;
+  };
+  Verdict v = check_reverify(k[0].code, t, in_process(g, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+  // another recurrence (z and 1 - z swapped) is not the minGRU step: no candidate
+  TaskSpec u = write("u", "h = z[:, t] * h + (1 - z[:, t]) * hh[:, t]");
+  EXPECT_TRUE(template_candidates(u, agent::task_arg_names(toolchain::task_info(u))).empty());
 }
 
 TEST(TrainFusedScans, NearMissesGetNoCandidate) {
