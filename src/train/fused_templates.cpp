@@ -747,7 +747,8 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
 
 std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<std::string>& args, size_t first_line,
-                                          int64_t rows, int64_t width, const std::vector<std::string>& skip) {
+                                          int64_t rows, int64_t width, const std::vector<int64_t>& full,
+                                          const std::vector<std::string>& skip) {
   std::optional<Reference> ref = read_reference(t.dir);
   if (!ref) return std::nullopt;
   std::vector<TensorSpec> all = t.kernel_args();
@@ -757,7 +758,8 @@ std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<s
     const TensorSpec& s = all[i];
     if (std::find(skip.begin(), skip.end(), s.name) != skip.end() || !is_float(s.dtype)) continue;
     Operand o{args[i], var_name(args[i]), Access::Row, s.dtype, s.shape};
-    if (s.shape == std::vector<int64_t>{width}) o.access = Access::Row;
+    if (s.shape == full) o.access = Access::Full;
+    else if (s.shape == std::vector<int64_t>{width}) o.access = Access::Row;
     else if (product(s.shape) == 1) o.access = Access::Scalar;
     else continue;  // not readable from the tail: a line naming it finds no operand
     ops[s.name] = o;
@@ -771,6 +773,10 @@ std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<s
   emit_broadcasts(s, ops, tl->used, rows, width, "");
   std::istringstream lines(s.str());
   for (std::string l; std::getline(lines, l);) r.setup.push_back(l);
+  for (const auto& [name, o] : ops)
+    if (o.access == Access::Full && tl->used.count(name))
+      for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].name == name) r.full_loads.push_back({static_cast<int>(i), o.var});
   r.body = tl->body;
   r.summary = tl->summary;
   return r;

@@ -47,14 +47,21 @@ std::optional<ForwardLines> read_forward(const std::string& task_dir);
 
 // The lines of forward() from `first_line` on, as element-wise / row statements on a float32
 // tile `v` of `rows` x `width` that already holds y; the operands they may read are the kernel
-// arguments of shape [width] or [1] (broadcast once: `setup`, before the loop), minus `skip`.
-// nullopt when a line is outside the table, reads anything else, or reduces the row.
+// arguments of shape [width] or [1] (broadcast once: `setup`, before the loop) and those of
+// shape `full` (one [rows, width] block per tile, loaded by the caller: `full_loads`), minus
+// `skip`. nullopt when a line is outside the table, reads anything else, or reduces the row.
 struct RowTail {
+  struct Load {
+    int arg;          // kernel argument index
+    std::string var;  // the float32 tile the body reads
+  };
   std::vector<std::string> setup, body;  // body ends with `v = ...` (or is empty)
+  std::vector<Load> full_loads;
   std::vector<std::string> summary;
 };
 std::optional<RowTail> translate_row_tail(const TaskSpec& task, const std::vector<std::string>& args, size_t first_line,
-                                          int64_t rows, int64_t width, const std::vector<std::string>& skip);
+                                          int64_t rows, int64_t width, const std::vector<int64_t>& full,
+                                          const std::vector<std::string>& skip);
 
 // Row kernels: inputs viewed as [rows, last axis], 128-row tiles, every line on float32 tiles.
 // With `ext`, a kernel is written only when at least one line needed an extension rule.

@@ -339,6 +339,76 @@ TEST(TrainFusedScans, MinGruRecurrenceVerifies) {
   EXPECT_TRUE(template_candidates(u, agent::task_arg_names(toolchain::task_info(u))).empty());
 }
 
+// The selective scan (Mamba S6): one scan per state along the steps, summed through cmat; then
+// an epilogue reading a full-shape residual.
+TEST(TrainFusedScans, SelectiveScanVerifies) {
+  std::string root = temp_dir("fused_sscan");
+  const int B = 2, D = 24, Lt = 20, Ns = 6;
+  std::string dir = write_task(root, "t", "synth_line", {{B, D, Lt}, {B, D, Lt}, {B, Ns, Lt}}, {B, D, Lt});
+  std::string j;
+  {
+    std::ifstream in(dir + "/task.json");
+    j.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // cmat and a residual (the fixture names three inputs) and the a_log parameter
+  std::string spec = ", \"dtype\": \"float32\", \"dist\": {\"kind\": \"normal\", \"mean\": 0, \"std\": 1}}";
+  std::string last = "{\"name\": \"c\", \"shape\": [2, 6, 20]" + spec;
+  ASSERT_NE(j.find(last), std::string::npos);
+  j.replace(j.find(last), last.size(),
+            last + ", {\"name\": \"d\", \"shape\": [2, 6, 20]" + spec + ", {\"name\": \"e\", \"shape\": [2, 24, 20]" + spec);
+  j.replace(j.find("\"parameters\": []"), std::string("\"parameters\": []").size(),
+            "\"parameters\": [{\"name\": \"a_log\", \"shape\": [24, 6]" + spec + "]");
+  std::ofstream(dir + "/task.json") << j;
+  std::ofstream(dir + "/reference.py")
+      << "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\nclass Model(nn.Module):\n"
+         "    def __init__(self):\n        super().__init__()\n        self.a_log = nn.Parameter(torch.zeros(24, 6))\n\n"
+         "    def forward(self, a, b, c, d, e):\n        al = -torch.exp(self.a_log)\n"
+         "        h = torch.zeros(a.shape[0], a.shape[1], al.shape[1])\n        outs = []\n"
+         "        for t in range(a.shape[-1]):\n            da = torch.exp(b[:, :, t, None] * al)\n"
+         "            h = da * h + b[:, :, t, None] * c[:, None, :, t] * a[:, :, t, None]\n"
+         "            outs.append((h * d[:, None, :, t]).sum(-1))\n        y = torch.stack(outs, dim=-1)\n"
+         "        y = F.silu(y + e)\n        return y\n";
+  TaskSpec t = load_task(dir);
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_scan:selective");
+  GoldenProvider g = [](const TaskSpec& task, int trial) {
+    GoldenTrial gt;
+    gt.trial = trial;
+    gt.seed = task.trial_seed(trial);
+    std::mt19937 rng(static_cast<uint32_t>(gt.seed));
+    std::normal_distribution<float> nd(0.f, 1.f);
+    std::vector<std::vector<float>> v;
+    for (const TensorSpec& a : task.kernel_args()) {
+      std::vector<float> d(static_cast<size_t>(a.element_count()));
+      for (float& e : d) e = a.name == "b" ? std::fabs(nd(rng)) * 0.5f : nd(rng);  // delta >= 0, as a step size
+      gt.arg_names.push_back(a.name);
+      gt.args.push_back(f32(a.shape, d));
+      v.push_back(d);
+    }
+    const std::vector<float> &x = v[0], &dl = v[1], &bm = v[2], &cm = v[3], &res = v[4], &alog = v[5];
+    std::vector<float> o(B * D * Lt);
+    for (int b = 0; b < B; ++b)
+      for (int d = 0; d < D; ++d) {
+        std::vector<double> h(Ns, 0.0);
+        for (int s = 0; s < Lt; ++s) {
+          double y = 0, dt = dl[(b * D + d) * Lt + s];
+          for (int n = 0; n < Ns; ++n) {
+            double bn = bm[(b * Ns + n) * Lt + s];
+            h[n] = std::exp(dt * -std::exp(double(alog[d * Ns + n]))) * h[n] + dt * bn * x[(b * D + d) * Lt + s];
+            y += h[n] * cm[(b * Ns + n) * Lt + s];
+          }
+          y += res[(b * D + d) * Lt + s];
+          o[(b * D + d) * Lt + s] = static_cast<float>(y / (1.0 + std::exp(-y)));
+        }
+      }
+    gt.expected = {f32({B, D, Lt}, o)};
+    return gt;
+  };
+  Verdict v = check_reverify(k[0].code, t, in_process(g, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+}
+
 TEST(TrainFusedScans, NearMissesGetNoCandidate) {
   std::string root = temp_dir("fused_scan_miss");
   // a scan over another axis, renorm of a 3-D tensor (its axis-0 slices are not rows), a mask
