@@ -76,6 +76,18 @@ std::vector<RowLineRule> make_rank2_rules() {
   };
 }
 
+// F.instance_norm of x [B, C, L] normalises each (batch, channel) signal over L, the last axis:
+// a row norm (biased variance, eps 1e-5 unless given). Rank 3 only (for [B, C, H, W] it spans
+// two axes).
+std::vector<RowLineRule> make_rank3_rules() {
+  auto norm = [](const std::string& eps) {
+    return std::vector<std::string>{"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+                                    "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)",
+                                    "@ = d% * nl.rsqrt(var% + " + eps + ")"};
+  };
+  return {{row_rule_regex("F.instance_norm({o})"), norm("1e-05")}, {row_rule_regex("F.instance_norm({o}, eps={n})"), norm("$2")}};
+}
+
 // Triangular masks over the last two axes: #I is the row index within the matrix, #J the column.
 // torch.ones(S, C).triu(k) is true where j - i >= k, .tril(k) where j - i <= k; masked_fill
 // writes the fill value there. nisa.affine_select keeps on_true_tile where its affine
@@ -457,11 +469,12 @@ void add_fused_scan_templates(const TaskSpec& t, const std::vector<std::string>&
   if (!out.empty()) return;
   const std::vector<int64_t>& xs = t.inputs[0].shape;
   static const std::vector<RowLineRule> scans = make_scan_rules(), wide = make_wide_scan_rules(),
-                                        rank2 = make_rank2_rules(), masks = make_mask_rules();
+                                        rank2 = make_rank2_rules(), rank3 = make_rank3_rules(), masks = make_mask_rules();
   RowExtension scan{"fused_scan", {}};
   append(scan.rules, scans);
   if (!xs.empty() && xs.back() >= 2) append(scan.rules, wide);
   if (xs.size() == 2) append(scan.rules, rank2);
+  if (xs.size() == 3) append(scan.rules, rank3);
   add_fused_row_templates(t, args, out, &scan);
   if (!out.empty()) return;
   // Masks (possibly with scans): the kernel walks matrices, named apart for the funnel.

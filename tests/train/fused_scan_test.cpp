@@ -151,6 +151,13 @@ TEST(TrainFusedScans, ScanMaskAndRenormLinesVerify) {
          double f = n > 7.0 ? 7.0 / (n + 1e-7) : 1.0;
          for (int64_t c = 0; c < C; ++c) o[c] = x[c] * f;
        })},
+      {"F.instance_norm(a)", 1, mats, "fused_scan:map", rows_ref([](const float* x, const float*, int64_t C, double* o) {
+         double m = 0, v = 0;
+         for (int64_t c = 0; c < C; ++c) m += x[c];
+         m /= C;
+         for (int64_t c = 0; c < C; ++c) v += (x[c] - m) * (x[c] - m);
+         for (int64_t c = 0; c < C; ++c) o[c] = (x[c] - m) / std::sqrt(v / C + 1e-5);
+       })},
       {"torch.tril(a)", 1, mats, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j <= i ? v : 0.0; })},
       {"torch.triu(a, diagonal=-1)", 1, mats, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j >= i - 1 ? v : 0.0; })},
       {"torch.triu(a)", 1, small, "fused_mask:map", mat_ref([](float v, int64_t i, int64_t j) { return j >= i ? v : 0.0; })},
@@ -416,6 +423,7 @@ TEST(TrainFusedScans, NearMissesGetNoCandidate) {
   std::vector<std::pair<std::vector<int64_t>, std::string>> misses = {
       {{200, 64}, "torch.cumsum(a, dim=0)"},
       {{2, 100, 64}, "torch.renorm(a, 2, 0, 7.0)"},
+      {{2, 3, 10, 16}, "F.instance_norm(a)"},
       {{200, 64}, "a.masked_fill(torch.ones(b.shape[-2], b.shape[-1], dtype=torch.bool).triu(1), 0.0)"},
       {{200, 64}, "a.masked_fill(" + kTriu1 + ", float('-inf'))"},
   };
