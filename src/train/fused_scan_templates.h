@@ -4,7 +4,8 @@
 // causal softmax and log-softmax), or torch.renorm of 2-D rows. They are extra line rules of
 // the fused row kernel (fused_templates.h): every other line must still be in its table, and
 // a forward() with any unknown line gets no candidate. Also the row seeds whose forward()
-// returns a tuple (layernorm_stats, fused_add_rmsnorm, aminmax_last), matched as a whole.
+// returns a tuple (layernorm_stats, fused_add_rmsnorm, aminmax_last), matched as a whole, and
+// (through fused_recurrence_templates.h) the minGRU and selective-scan recurrences.
 #pragma once
 
 #include <string>
