@@ -161,7 +161,7 @@ struct TupleForm {
 
 std::string fmt(int64_t v) { return std::to_string(v); }
 
-std::optional<TupleForm> tuple_form(const TaskSpec& t, const ForwardLines& f, const std::vector<std::string>& args, int64_t C) {
+std::optional<TupleForm> tuple_form(const TaskSpec& t, const ForwardLines& f, int64_t C) {
   const std::vector<std::string>& L = f.lines;
   std::smatch m0, m1, m2;
   std::string inv = "(1.0 / " + fmt(C) + ")";
@@ -201,7 +201,6 @@ std::optional<TupleForm> tuple_form(const TaskSpec& t, const ForwardLines& f, co
     TupleForm tf{"row min and max", {}, {{"nl.min(t_x0, axis=1, keepdims=True)", true}, {"nl.max(t_x0, axis=1, keepdims=True)", true}}, -1};
     return tf;
   }
-  (void)args;
   return std::nullopt;
 }
 
@@ -215,7 +214,7 @@ void add_tuple_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   if (!f || f->has_modules || f->args.size() != t.inputs.size()) return;
   int64_t C = xs.back();
   int64_t R = std::accumulate(xs.begin(), xs.end(), int64_t{1}, std::multiplies<int64_t>()) / C;
-  std::optional<TupleForm> tf = tuple_form(t, *f, args, C);
+  std::optional<TupleForm> tf = tuple_form(t, *f, C);
   if (!tf || tf->outs.size() != t.outputs.size()) return;
   if (t.kernel_args().size() != t.inputs.size() + (tf->weight >= 0 ? 1 : 0)) return;
   for (size_t k = 0; k < tf->outs.size(); ++k) {
