@@ -3,6 +3,8 @@
 #include "train/torch_expr.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -265,6 +267,12 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "{o} / {o}", {"@ = $1 / $2"}},
         {Kind::Map, "{o} * {n}", {"@ = $1 * $2"}},
         {Kind::Map, "{o} / {n}", {"@ = $1 * (1.0 / $2)"}},
+        {Kind::Map, "{o} + {n}", {"@ = $1 + $2"}},
+        {Kind::Map, "{o} - {n}", {"@ = $1 - $2"}},
+        {Kind::Map, "{n} + {o}", {"@ = $2 + $1"}},
+        {Kind::Map, "{n} * {o}", {"@ = $2 * $1"}},
+        {Kind::Map, "{n} - {o}", {"@ = $2 * -1.0 + $1"}},  // n - x == n + (-x) exactly
+        {Kind::Map, "-{o}", {"@ = $1 * -1.0"}},
         {Kind::Map, "{o}", {"@ = $1"}},
         // whole-row transforms (the row is one tile's free axis)
         {Kind::Row, "torch.softmax({o}, dim=-1)",
@@ -956,6 +964,9 @@ class ChainBuilder {
     for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
       std::string name = it->str();
       if (name.rfind("self.", 0) == 0) name = name.substr(5);
+      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
+      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
+        name = name.substr(0, name.rfind('.'));
       int64_t x = -1;
       if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
       else if (auto o = ops_.find(name); o != ops_.end()) {
@@ -979,10 +990,14 @@ class ChainBuilder {
   // Emits `target = e` through the line rules; true when a rule took it.
   bool emit(const std::string& target, const std::string& e) {
     std::optional<int64_t> w = statement_width(e);
-    if (!w) return false;
+    if (!w) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
+      return false;
+    }
     tr_.set_row_length(*w);
     Translation before = t_;
     if (!tr_.step(target + " = " + e, idx_++, t_)) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
       t_ = before;
       return false;
     }
