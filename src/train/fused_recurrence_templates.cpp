@@ -180,12 +180,83 @@ void add_selective_scan_templates(const TaskSpec& t, const std::vector<std::stri
   out.push_back({"fused_scan:selective", plan, s.str()});
 }
 
+// The exponential moving average of the ema_scan seed along the last axis:
+// h_t = a h_{t-1} + (1 - a) x_t from h = 0, for every row of x viewed as [R, L]: one
+// tensor_tensor_scan per 128-row tile (data0 the constant a, data1 = (1 - a) x), then the
+// epilogue lines as row lines of width L.
+void add_ema_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  if (t.inputs.size() < 1 || t.outputs.size() != 1) return;
+  std::optional<ForwardLines> f = read_forward(t.dir);
+  if (!f || f->has_modules || f->args.size() != t.inputs.size() || f->lines.size() < 6) return;
+  const std::vector<std::string>& L = f->lines;
+  const std::string& X = f->args[0];
+  std::smatch m0, m3;
+  static const std::regex h0(R"(^(\w+) = torch\.zeros_like\((\w+)\[\.\.\., 0\]\)$)");
+  static const std::regex step(R"(^(\w+) = ([0-9]*\.[0-9]+) \* (\w+) \+ \(1\.0 - ([0-9]*\.[0-9]+)\) \* (\w+)\[\.\.\., t\]$)");
+  if (!std::regex_match(L[0], m0, h0) || !std::regex_match(L[3], m3, step)) return;
+  std::string H = m0[1], a = m3[2];
+  if (m0[2] != X || m3[1] != H || m3[3] != H || m3[4] != a || m3[5] != X || H == X || H == "y") return;
+  if (L[1] != "outs = []" || L[2] != "for t in range(" + X + ".shape[-1]):" || L[4] != "outs.append(" + H + ")" ||
+      L[5] != "y = torch.stack(outs, dim=-1)")
+    return;
+  const std::vector<int64_t>& xs = t.inputs[0].shape;
+  if (xs.empty() || t.outputs[0].shape != xs || !is_float_dtype(t.inputs[0].dtype) || !is_float_dtype(t.outputs[0].dtype)) return;
+  int64_t Lt = xs.back(), R = 1;
+  for (size_t i = 0; i + 1 < xs.size(); ++i) R *= xs[i];
+  if (Lt > 4096) return;
+  bool ragged = R > 128 && R % 128 != 0;
+  int64_t P = R < 128 ? R : 128;
+  std::optional<RowTail> tail = translate_row_tail(t, args, 6, P, Lt, xs, {t.inputs[0].name});
+  if (!tail) return;
+  std::ostringstream s;
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\nimport neuronxcc.nki.isa as nisa\n\n\n@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray(" << "(";
+  for (size_t d = 0; d < xs.size(); ++d) s << (d ? ", " : "") << xs[d];
+  s << (xs.size() == 1 ? ",)" : ")") << ", dtype=nl." << dtype_name(t.outputs[0].dtype) << ", buffer=nl.shared_hbm)\n";
+  // every [R, L] operand (x, the output, full-shape epilogue operands) through a 2-D view
+  auto view = [&](const std::string& name) {
+    if (xs.size() == 2) return name;
+    s << "    " << name << "_2d = " << name << ".reshape((" << R << ", " << Lt << "))\n";
+    return name + "_2d";
+  };
+  std::string xv = view(args[0]), ov = view("out");
+  std::vector<std::string> fv;
+  for (const RowTail::Load& l : tail->full_loads) fv.push_back(view(args[l.arg]));
+  for (const std::string& l : tail->setup) s << "    " << l << "\n";
+  s << "    P = " << (R < 128 ? std::to_string(R) : "nl.tile_size.pmax") << "\n";
+  std::string idx = "[i * P:(i + 1) * P, :]", mask;
+  if (ragged) {
+    s << "    ip = nl.arange(P)[:, None]\n    jf = nl.arange(" << Lt << ")[None, :]\n";
+    idx = "[rows, jf]";
+    mask = ", mask=(rows < " + std::to_string(R) + ")";
+  }
+  s << "    for i in nl.affine_range(" << (R + P - 1) / P << "):\n";
+  if (ragged) s << "        rows = i * P + ip\n";
+  s << "        x_t = nl.copy(nl.load(" << xv << idx << mask << "), dtype=nl.float32)\n";
+  for (size_t k = 0; k < fv.size(); ++k)
+    s << "        " << tail->full_loads[k].var << " = nl.copy(nl.load(" << fv[k] << idx << mask << "), dtype=nl.float32)\n";
+  s << "        decay = nl.full((P, " << Lt << "), " << a << ", dtype=nl.float32)\n";
+  s << "        v = nisa.tensor_tensor_scan(decay, x_t * (1.0 - " << a << "), initial=0.0, op0=nl.multiply, op1=nl.add)\n";
+  for (const std::string& l : tail->body) s << "        " << l << "\n";
+  s << "        nl.store(" << ov << idx << ", value=v" << mask << ")\n";
+  s << "    return out\n";
+  std::string plan = "x is viewed as [" + std::to_string(R) + ", " + std::to_string(Lt) +
+                     "] (rows on partitions) in tiles of up to 128 rows" + (ragged ? ", the ragged last tile masked" : "") +
+                     "; the moving average h_t = " + a + " h_{t-1} + (1 - " + a +
+                     ") x_t is one nisa.tensor_tensor_scan along each row" + (tail->body.empty() ? "" : ", then the epilogue lines") +
+                     ", stored once per tile.";
+  out.push_back({"fused_scan:ema", plan, s.str()});
+}
+
 }  // namespace
 
 void add_fused_recurrence_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                     std::vector<TemplateKernel>& out) {
   add_mingru_templates(t, args, out);
   if (out.empty()) add_selective_scan_templates(t, args, out);
+  if (out.empty()) add_ema_templates(t, args, out);
 }
 
 }  // namespace nki::train

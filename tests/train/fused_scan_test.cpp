@@ -416,6 +416,29 @@ TEST(TrainFusedScans, SelectiveScanVerifies) {
   EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
 }
 
+// ema_scan: h_t = a h_{t-1} + (1 - a) x_t along the last axis, then an epilogue with a residual.
+TEST(TrainFusedScans, EmaRecurrenceVerifies) {
+  std::string root = temp_dir("fused_ema");
+  auto task = [&](const std::string& id, const std::string& step) {
+    return load_task(write_task(root, id, "synth_line", {{200, 40}, {200, 40}}, {200, 40},
+                                reference_of("a, b", {"h = torch.zeros_like(a[..., 0])", "outs = []", "for t in range(a.shape[-1]):",
+                                                      step, "outs.append(h)", "y = torch.stack(outs, dim=-1)", "y = y + b"})));
+  };
+  TaskSpec t = task("t", "h = 0.9 * h + (1.0 - 0.9) * a[..., t]");
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_scan:ema");
+  Verdict v = check_reverify(k[0].code, t, in_process(golden_of(rows_ref([](const float* x, const float* r, int64_t C, double* o) {
+                                                          double h = 0;
+                                                          for (int64_t c = 0; c < C; ++c) o[c] = (h = 0.9 * h + 0.1 * x[c]) + r[c];
+                                                        })),
+                                                        1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+  // the two weights must be a and 1 - a of the same a
+  TaskSpec u = task("u", "h = 0.9 * h + (1.0 - 0.8) * a[..., t]");
+  EXPECT_TRUE(template_candidates(u, agent::task_arg_names(toolchain::task_info(u))).empty());
+}
+
 TEST(TrainFusedScans, NearMissesGetNoCandidate) {
   std::string root = temp_dir("fused_scan_miss");
   // a scan over another axis, renorm of a 3-D tensor (its axis-0 slices are not rows), a mask
