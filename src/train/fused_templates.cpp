@@ -400,6 +400,9 @@ const std::vector<Rule>& rules() {
         {Kind::Row, "{o} - {o}.amin(-1, keepdim=True)", {"@ = $1 - nl.min($2, axis=1, keepdims=True)"}},
         {Kind::Row, "{o} / ({o}.abs().sum(-1, keepdim=True) + {n}) * {o}.shape[-1]",
          {"@ = $1 / (nl.sum(nl.abs($2), axis=1, keepdims=True) + $3) * #C"}},
+        // router_top1_dense: the row maximum kept, every other entry p * False = 0
+        {Kind::Row, "{o} * ({o} == {o}.amax(dim=-1, keepdim=True))",
+         {"@ = nl.where(nl.equal($2, nl.max($3, axis=1, keepdims=True)), $1, $1 * 0.0)"}},
         {Kind::Row, "torch.sigmoid({o}) / torch.sigmoid({o}).sum(-1, keepdim=True)",
          {"@ = nl.sigmoid($1) / nl.sum(nl.sigmoid($2), axis=1, keepdims=True)"}},
         // whole-row transforms (the row is one tile's free axis)

@@ -117,6 +117,15 @@ TEST(TrainFusedLines, ExtraSeedLinesVerify) {
          }
          return o;
        }},
+      {"a * (a == a.amax(dim=-1, keepdim=True))", 1, false, [](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+         int64_t C = t.inputs[0].shape.back();
+         std::vector<float> o(in[0].size());
+         for (size_t r = 0; r < o.size() / C; ++r) {
+           float m = *std::max_element(&in[0][r * C], &in[0][r * C] + C);
+           for (int64_t c = 0; c < C; ++c) o[r * C + c] = in[0][r * C + c] == m ? m : 0.f;
+         }
+         return o;
+       }},
       {"(a > 0).float().mean(dim=-1)", 1, true, row_ref([](const float* x, const float*, int64_t C) {
          double n = 0;
          for (int64_t c = 0; c < C; ++c) n += x[c] > 0 ? 1 : 0;
