@@ -408,7 +408,7 @@ std::string template_coverage_text() {
        "  cumprod, cummax, cummin, logcumsumexp), triangular masks of the last two axes (tril, triu, masked_fill of a\n"
        "  triu / tril / band mask, causal softmax and log_softmax), torch.renorm of 2-D rows and x.chunk(2, dim=-1)\n"
        "  halves, F.instance_norm of [B, C, L]; tuple-returning row seeds: layernorm_stats, fused_add_rmsnorm,\n"
-       "  aminmax_last; recurrences: mingru_scan_block, selective_scan (then any epilogue of the table)\n";
+       "  aminmax_last; recurrences: mingru_scan_block, selective_scan, ema_scan (then any epilogue of the table)\n";
   return s;
 }
 
