@@ -556,6 +556,195 @@ class Translator {
   bool defined_y_ = false;
 };
 
+// Split translation: each forward() line is cut into one statement per operation
+// (torch_expr.h) when the rules do not know the whole line, and nn.Linear calls become TensorE
+// projections (the linear-chain template below). Row kernels fall back to it too.
+struct ChainLinear {
+  std::string module;
+  int w_arg = -1, b_arg = -1;  // kernel argument indices
+  int64_t in = 0, out = 0, kt = 0;
+};
+
+class ChainBuilder {
+ public:
+  ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
+               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT)
+      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), tr_(ref, ops, 1) {}
+
+  // Translates every reference line; false when any piece is outside the rules.
+  bool run() {
+    for (size_t i = 0; i < ref_.lines.size(); ++i) {
+      const std::string& l = ref_.lines[i];
+      size_t eq = l.find(" = ");
+      if (eq == std::string::npos) return false;
+      std::string lhs = l.substr(0, eq);
+      std::optional<expr::Tree> tree = expr::parse(l.substr(eq + 3));
+      if (!tree) return false;
+      tree_ = &*tree;
+      subst_.clear();
+      std::optional<std::string> v = reduce(tree->root, lhs);
+      if (!v) return false;
+    }
+    return !t_.reduced || true;
+  }
+
+  Translation& translation() { return t_; }
+  const std::set<std::string>& used_linears() const { return used_; }
+  int64_t width_of(const std::string& name) const {
+    auto it = width_.find(name);
+    return it == width_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::string text(int n) const { return expr::text_with(*tree_, n, subst_); }
+
+  // The row length of the tiles a statement reads: every tile operand must agree.
+  std::optional<int64_t> statement_width(const std::string& e) const {
+    static const std::regex ident(R"((?:self\.)?[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)");
+    int64_t w = -1;
+    for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
+      std::string name = it->str();
+      if (name.rfind("self.", 0) == 0) name = name.substr(5);
+      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
+      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
+        name = name.substr(0, name.rfind('.'));
+      int64_t x = -1;
+      if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
+      else if (auto o = ops_.find(name); o != ops_.end()) {
+        if (o->second.access == Access::Row) x = o->second.shape[0];
+        else continue;  // columns and scalars broadcast over any row length
+      } else {
+        // A module call `self.ln(h)`: its parameters have the row length.
+        auto m = ref_.modules.find(name);
+        if (m == ref_.modules.end()) continue;
+        auto p = ops_.find(name + ".weight");
+        if (p == ops_.end() || p->second.access != Access::Row) continue;
+        x = p->second.shape[0];
+      }
+      if (w >= 0 && x != w) return std::nullopt;
+      w = x;
+    }
+    if (w < 0) return std::nullopt;
+    return w;
+  }
+
+  // Emits `target = e` through the line rules; true when a rule took it.
+  bool emit(const std::string& target, const std::string& e) {
+    std::optional<int64_t> w = statement_width(e);
+    if (!w) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
+      return false;
+    }
+    tr_.set_row_length(*w);
+    Translation before = t_;
+    if (!tr_.step(target + " = " + e, idx_++, t_)) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
+      t_ = before;
+      return false;
+    }
+    width_[target] = t_.reduced && target == "y" ? 1 : *w;
+    return true;
+  }
+
+  std::string fresh() { return "s" + std::to_string(tmp_++); }
+
+  // Reduces node n to a name holding its value (assigned to `target` when given).
+  std::optional<std::string> reduce(int n, const std::string& target = {}) {
+    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
+    if (node.kind == expr::NodeKind::Paren) {
+      auto v = reduce(node.operands[0], target);
+      if (v) subst_[n] = *v;
+      return v;
+    }
+    if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
+      return tree_->text.substr(node.begin, node.end - node.begin);
+    }
+    // A projection: its input reduced to a name, then the matmul.
+    if (node.kind == expr::NodeKind::Call) {
+      std::string callee = expr::dotted_name(*tree_, node.callee);
+      if (callee.rfind("self.", 0) == 0 && linears_.count(callee.substr(5))) {
+        if (node.operands.size() != 1 || node.keyword_args) return std::nullopt;
+        auto in = reduce(node.operands[0]);
+        if (!in) return std::nullopt;
+        const ChainLinear& L = linears_.at(callee.substr(5));
+        if (width_of(*in) != L.in) return std::nullopt;
+        std::string var = tr_.bound(*in);
+        if (var.empty()) {
+          auto o = ops_.find(*in);
+          if (o == ops_.end() || o->second.access != Access::Full) return std::nullopt;
+          var = o->second.var;
+        }
+        std::string name = target.empty() ? fresh() : target;
+        std::string k = std::to_string(lin_++);
+        std::string mt = std::to_string(MT_), nn = std::to_string(L.out), kt = std::to_string(L.kt);
+        t_.body.push_back("acc" + k + " = nl.zeros((" + mt + ", " + nn + "), dtype=nl.float32, buffer=nl.psum)");
+        for (int64_t c = 0; c < L.in / L.kt; ++c) {
+          std::string cs = std::to_string(c);
+          std::string piece = L.in == L.kt ? var : var + "[:, " + std::to_string(c * L.kt) + ":" + std::to_string((c + 1) * L.kt) + "]";
+          t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
+          t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", wt_" + L.module + "_" + cs + ", transpose_x=True)");
+        }
+        std::string out_var = name == "y" ? "v" : "lin" + k;
+        std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
+        if (L.b_arg >= 0) val = "nl.add(" + val + ", bias_" + L.module + ")";
+        t_.body.push_back(out_var + " = " + val);
+        tr_.bind(name, out_var);
+        width_[name] = L.out;
+        used_.insert(L.module);
+        t_.summary.push_back("self." + L.module + "(...) on TensorE");
+        if (name == "y") tr_.mark_y_defined();
+        subst_[n] = name;
+        return name;
+      }
+    }
+    // The whole node as one statement, when a rule knows it with its operands as they are.
+    std::string whole = text(n);
+    std::string name = target.empty() ? fresh() : target;
+    if (emit(name, whole)) {
+      subst_[n] = name;
+      return name;
+    }
+    // Otherwise its operands first, then the node over their names.
+    if (node.operands.empty() && (node.kind != expr::NodeKind::Call || node.callee < 0)) return std::nullopt;
+    std::vector<int> parts = node.operands;
+    if (node.kind == expr::NodeKind::Call) {
+      const expr::Node& c = tree_->nodes[static_cast<size_t>(node.callee)];
+      // x.pow(2): the object of a method call is an operand; torch.exp / F.gelu are not.
+      if (c.kind == expr::NodeKind::Attribute) {
+        std::string root = expr::dotted_name(*tree_, c.callee);
+        bool library = root == "torch" || root.rfind("torch.", 0) == 0 || root == "F" || root == "math" || root == "nn";
+        if (!library && root.rfind("self", 0) != 0) parts.insert(parts.begin(), c.callee);
+      }
+    }
+    bool changed = false;
+    for (int p : parts) {
+      const expr::Node& pn = tree_->nodes[static_cast<size_t>(p)];
+      if (pn.kind == expr::NodeKind::Name || pn.kind == expr::NodeKind::Number || pn.kind == expr::NodeKind::String) continue;
+      auto v = reduce(p);
+      if (!v) return std::nullopt;
+      changed = true;
+    }
+    if (!changed) return std::nullopt;
+    if (!emit(name, text(n))) return std::nullopt;
+    subst_[n] = name;
+    return name;
+  }
+
+  const Reference& ref_;
+  const std::map<std::string, Operand>& ops_;
+  const std::map<std::string, ChainLinear>& linears_;
+  std::map<std::string, int64_t> width_;
+  int64_t MT_;
+  Translator tr_;
+  Translation t_;
+  const expr::Tree* tree_ = nullptr;
+  std::map<int, std::string> subst_;
+  std::set<std::string> used_;
+  size_t idx_ = 0;
+  int tmp_ = 0, lin_ = 0;
+};
+
+
 std::string var_name(const std::string& arg) { return "t_" + arg; }
 
 // Operands of a row kernel over [R, C] rows: full tiles, [R, 1] columns, [C] rows and [1]
@@ -611,6 +800,15 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   if (!ops) return;
   Translator tr(*ref, *ops, C);
   std::optional<Translation> tl = tr.run();
+  if (!tl) {
+    // Lines that combine several operations: translated one operation at a time.
+    static const std::map<std::string, ChainLinear> no_linears;
+    std::map<std::string, int64_t> widths;
+    for (const auto& [name, op] : *ops)
+      if (op.access == Access::Full) widths[name] = C;
+    ChainBuilder split(*ref, *ops, no_linears, widths, R < 128 ? R : 128);
+    if (split.run() && split.width_of("y") >= 0) tl = split.translation();
+  }
   if (!tl) return;
   const TensorSpec& o = t.outputs[0];
   int64_t oc = tl->reduced ? 1 : C;
@@ -909,201 +1107,12 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
 }
 
 // ---------------------------------------------------------------------------------------------
-// Linear chains: forward() lines holding several nn.Linear calls (MLPs, gated FFNs, highway
+// Linear chains (the builder is above, with the row translation it extends): forward() lines holding several nn.Linear calls (MLPs, gated FFNs, highway
 // layers, RMSNorm -> projection -> epilogue). Every line is split into one statement per
 // operation (torch_expr.h); element-wise and row statements go through the line rules above
 // with the row length of their operands, and each projection runs on TensorE per 128-row tile:
 // the tile's chunks of 128 features are transposed on TensorE (nc_transpose, SBUF -> PSUM) and
 // accumulated against W.T, which is loaded transposed once before the row loop.
-
-namespace {
-
-struct ChainLinear {
-  std::string module;
-  int w_arg = -1, b_arg = -1;  // kernel argument indices
-  int64_t in = 0, out = 0, kt = 0;
-};
-
-class ChainBuilder {
- public:
-  ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
-               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT)
-      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), tr_(ref, ops, 1) {}
-
-  // Translates every reference line; false when any piece is outside the rules.
-  bool run() {
-    for (size_t i = 0; i < ref_.lines.size(); ++i) {
-      const std::string& l = ref_.lines[i];
-      size_t eq = l.find(" = ");
-      if (eq == std::string::npos) return false;
-      std::string lhs = l.substr(0, eq);
-      std::optional<expr::Tree> tree = expr::parse(l.substr(eq + 3));
-      if (!tree) return false;
-      tree_ = &*tree;
-      subst_.clear();
-      std::optional<std::string> v = reduce(tree->root, lhs);
-      if (!v) return false;
-    }
-    return !t_.reduced || true;
-  }
-
-  Translation& translation() { return t_; }
-  const std::set<std::string>& used_linears() const { return used_; }
-  int64_t width_of(const std::string& name) const {
-    auto it = width_.find(name);
-    return it == width_.end() ? -1 : it->second;
-  }
-
- private:
-  std::string text(int n) const { return expr::text_with(*tree_, n, subst_); }
-
-  // The row length of the tiles a statement reads: every tile operand must agree.
-  std::optional<int64_t> statement_width(const std::string& e) const {
-    static const std::regex ident(R"((?:self\.)?[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)");
-    int64_t w = -1;
-    for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
-      std::string name = it->str();
-      if (name.rfind("self.", 0) == 0) name = name.substr(5);
-      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
-      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
-        name = name.substr(0, name.rfind('.'));
-      int64_t x = -1;
-      if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
-      else if (auto o = ops_.find(name); o != ops_.end()) {
-        if (o->second.access == Access::Row) x = o->second.shape[0];
-        else continue;  // columns and scalars broadcast over any row length
-      } else {
-        // A module call `self.ln(h)`: its parameters have the row length.
-        auto m = ref_.modules.find(name);
-        if (m == ref_.modules.end()) continue;
-        auto p = ops_.find(name + ".weight");
-        if (p == ops_.end() || p->second.access != Access::Row) continue;
-        x = p->second.shape[0];
-      }
-      if (w >= 0 && x != w) return std::nullopt;
-      w = x;
-    }
-    if (w < 0) return std::nullopt;
-    return w;
-  }
-
-  // Emits `target = e` through the line rules; true when a rule took it.
-  bool emit(const std::string& target, const std::string& e) {
-    std::optional<int64_t> w = statement_width(e);
-    if (!w) {
-      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
-      return false;
-    }
-    tr_.set_row_length(*w);
-    Translation before = t_;
-    if (!tr_.step(target + " = " + e, idx_++, t_)) {
-      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
-      t_ = before;
-      return false;
-    }
-    width_[target] = t_.reduced && target == "y" ? 1 : *w;
-    return true;
-  }
-
-  std::string fresh() { return "s" + std::to_string(tmp_++); }
-
-  // Reduces node n to a name holding its value (assigned to `target` when given).
-  std::optional<std::string> reduce(int n, const std::string& target = {}) {
-    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
-    if (node.kind == expr::NodeKind::Paren) {
-      auto v = reduce(node.operands[0], target);
-      if (v) subst_[n] = *v;
-      return v;
-    }
-    if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
-      return tree_->text.substr(node.begin, node.end - node.begin);
-    }
-    // A projection: its input reduced to a name, then the matmul.
-    if (node.kind == expr::NodeKind::Call) {
-      std::string callee = expr::dotted_name(*tree_, node.callee);
-      if (callee.rfind("self.", 0) == 0 && linears_.count(callee.substr(5))) {
-        if (node.operands.size() != 1 || node.keyword_args) return std::nullopt;
-        auto in = reduce(node.operands[0]);
-        if (!in) return std::nullopt;
-        const ChainLinear& L = linears_.at(callee.substr(5));
-        if (width_of(*in) != L.in) return std::nullopt;
-        std::string var = tr_.bound(*in);
-        if (var.empty()) {
-          auto o = ops_.find(*in);
-          if (o == ops_.end() || o->second.access != Access::Full) return std::nullopt;
-          var = o->second.var;
-        }
-        std::string name = target.empty() ? fresh() : target;
-        std::string k = std::to_string(lin_++);
-        std::string mt = std::to_string(MT_), nn = std::to_string(L.out), kt = std::to_string(L.kt);
-        t_.body.push_back("acc" + k + " = nl.zeros((" + mt + ", " + nn + "), dtype=nl.float32, buffer=nl.psum)");
-        for (int64_t c = 0; c < L.in / L.kt; ++c) {
-          std::string cs = std::to_string(c);
-          std::string piece = L.in == L.kt ? var : var + "[:, " + std::to_string(c * L.kt) + ":" + std::to_string((c + 1) * L.kt) + "]";
-          t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
-          t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", wt_" + L.module + "_" + cs + ", transpose_x=True)");
-        }
-        std::string out_var = name == "y" ? "v" : "lin" + k;
-        std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
-        if (L.b_arg >= 0) val = "nl.add(" + val + ", bias_" + L.module + ")";
-        t_.body.push_back(out_var + " = " + val);
-        tr_.bind(name, out_var);
-        width_[name] = L.out;
-        used_.insert(L.module);
-        t_.summary.push_back("self." + L.module + "(...) on TensorE");
-        if (name == "y") tr_.mark_y_defined();
-        subst_[n] = name;
-        return name;
-      }
-    }
-    // The whole node as one statement, when a rule knows it with its operands as they are.
-    std::string whole = text(n);
-    std::string name = target.empty() ? fresh() : target;
-    if (emit(name, whole)) {
-      subst_[n] = name;
-      return name;
-    }
-    // Otherwise its operands first, then the node over their names.
-    if (node.operands.empty() && (node.kind != expr::NodeKind::Call || node.callee < 0)) return std::nullopt;
-    std::vector<int> parts = node.operands;
-    if (node.kind == expr::NodeKind::Call) {
-      const expr::Node& c = tree_->nodes[static_cast<size_t>(node.callee)];
-      // x.pow(2): the object of a method call is an operand; torch.exp / F.gelu are not.
-      if (c.kind == expr::NodeKind::Attribute) {
-        std::string root = expr::dotted_name(*tree_, c.callee);
-        bool library = root == "torch" || root.rfind("torch.", 0) == 0 || root == "F" || root == "math" || root == "nn";
-        if (!library && root.rfind("self", 0) != 0) parts.insert(parts.begin(), c.callee);
-      }
-    }
-    bool changed = false;
-    for (int p : parts) {
-      const expr::Node& pn = tree_->nodes[static_cast<size_t>(p)];
-      if (pn.kind == expr::NodeKind::Name || pn.kind == expr::NodeKind::Number || pn.kind == expr::NodeKind::String) continue;
-      auto v = reduce(p);
-      if (!v) return std::nullopt;
-      changed = true;
-    }
-    if (!changed) return std::nullopt;
-    if (!emit(name, text(n))) return std::nullopt;
-    subst_[n] = name;
-    return name;
-  }
-
-  const Reference& ref_;
-  const std::map<std::string, Operand>& ops_;
-  const std::map<std::string, ChainLinear>& linears_;
-  std::map<std::string, int64_t> width_;
-  int64_t MT_;
-  Translator tr_;
-  Translation t_;
-  const expr::Tree* tree_ = nullptr;
-  std::map<int, std::string> subst_;
-  std::set<std::string> used_;
-  size_t idx_ = 0;
-  int tmp_ = 0, lin_ = 0;
-};
-
-}  // namespace
 
 void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
