@@ -112,6 +112,28 @@ TEST(TrainLinearChain, UnknownPieceGetsNoCandidate) {
     EXPECT_NE(k.name.rfind("linear_chain", 0), 0u) << k.code;
 }
 
+// A row line no single rule knows is translated one operation at a time.
+TEST(TrainLinearChain, CombinedRowLineIsSplit) {
+  std::string root = temp_dir("split_row");
+  std::string ref = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+                    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+                    "    def forward(self, a):\n        y = torch.sigmoid(a * 2.0) - torch.tanh(-a) * 0.5\n        return y\n";
+  TaskSpec t = load_task(write_task(root, "r", "synth_line", {{200, 64}}, {200, 64}, ref));
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_row:map");
+  auto golden = golden_of([](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+    std::vector<float> o(in[0].size());
+    for (size_t i = 0; i < o.size(); ++i) {
+      double x = in[0][i];
+      o[i] = static_cast<float>(1.0 / (1.0 + std::exp(-2.0 * x)) - std::tanh(-x) * 0.5);
+    }
+    return o;
+  });
+  Verdict v = check_reverify(k[0].code, t, in_process(golden, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+}
+
 TEST(TorchExpr, SpansKeepTheReferenceSpelling) {
   std::optional<expr::Tree> t = expr::parse("self.w2(F.silu(self.w1(x)) * self.w3(x))");
   ASSERT_TRUE(t);
