@@ -565,11 +565,24 @@ struct ChainLinear {
   int64_t in = 0, out = 0, kt = 0;
 };
 
+// A kernel input used as the right operand of `@` / torch.matmul: [*batch, R, C] in HBM, read
+// per row tile (its batch the tile's batch when it has one).
+struct MatrixArg {
+  std::string arg;  // kernel parameter
+  std::vector<int64_t> shape;
+  int64_t batch = 1, rows = 0, cols = 0;
+};
+
 class ChainBuilder {
  public:
   ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
-               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT)
-      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), tr_(ref, ops, 1) {}
+               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT,
+               const std::map<std::string, MatrixArg>& matrices = {}, std::map<std::string, double> constants = {})
+      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), matrices_(matrices),
+        constants_(std::move(constants)), tr_(ref, ops, 1) {}
+  // Batch count of the matrices read (1: none is batched).
+  int64_t matrix_batch() const { return matrix_batch_; }
+  const std::set<std::string>& used_matrices() const { return used_matrices_; }
 
   // Translates every reference line; false when any piece is outside the rules.
   bool run() {
@@ -578,12 +591,20 @@ class ChainBuilder {
       size_t eq = l.find(" = ");
       if (eq == std::string::npos) return false;
       std::string lhs = l.substr(0, eq);
-      std::optional<expr::Tree> tree = expr::parse(l.substr(eq + 3));
+      // torch.linalg.multi_dot([a, b, c]) is the product a @ b @ c (the order of the products
+      // changes rounding only).
+      static const std::regex multi_dot(R"(torch\.linalg\.multi_dot\(\[(\w+(?:, \w+)+)\]\))");
+      std::string rhs = l.substr(eq + 3);
+      std::smatch md;
+      if (std::regex_search(rhs, md, multi_dot))
+        rhs = md.prefix().str() + "(" + std::regex_replace(md[1].str(), std::regex(", "), " @ ") + ")" + md.suffix().str();
+      std::optional<expr::Tree> tree = expr::parse(rhs);
       if (!tree) return false;
       tree_ = &*tree;
       subst_.clear();
       std::optional<std::string> v = reduce(tree->root, lhs);
       if (!v) return false;
+      assigned_.insert(lhs);
     }
     return !t_.reduced || true;
   }
@@ -648,6 +669,147 @@ class ChainBuilder {
 
   std::string fresh() { return "s" + std::to_string(tmp_++); }
 
+  // A compile-time number: literals, input.shape[i], math.sqrt / arithmetic of those.
+  std::optional<double> fold(int n) const {
+    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
+    std::string tx = tree_->text.substr(node.begin, node.end - node.begin);
+    switch (node.kind) {
+      case expr::NodeKind::Number:
+        try {
+          return std::stod(tx);
+        } catch (const std::exception&) {
+          return std::nullopt;
+        }
+      case expr::NodeKind::Paren: return fold(node.operands[0]);
+      case expr::NodeKind::Unary: {
+        auto v = fold(node.operands[0]);
+        if (v && tx[0] == '-') return -*v;
+        return std::nullopt;
+      }
+      case expr::NodeKind::Subscript: {
+        auto c = constants_.find(tx);
+        if (c != constants_.end()) return c->second;
+        return std::nullopt;
+      }
+      case expr::NodeKind::Call: {
+        if (expr::dotted_name(*tree_, node.callee) != "math.sqrt" || node.operands.size() != 1 || node.keyword_args)
+          return std::nullopt;
+        auto v = fold(node.operands[0]);
+        if (!v || *v < 0) return std::nullopt;
+        return std::sqrt(*v);
+      }
+      case expr::NodeKind::Binary: {
+        auto a = fold(node.operands[0]), b = fold(node.operands[1]);
+        if (!a || !b) return std::nullopt;
+        const expr::Node& l = tree_->nodes[static_cast<size_t>(node.operands[0])];
+        const expr::Node& r = tree_->nodes[static_cast<size_t>(node.operands[1])];
+        std::string op = trim(tree_->text.substr(l.end, r.begin - l.end));
+        if (op == "+") return *a + *b;
+        if (op == "-") return *a - *b;
+        if (op == "*") return *a * *b;
+        if (op == "/" && *b != 0) return *a / *b;
+        if (op == "**") return std::pow(*a, *b);
+        return std::nullopt;
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  // The right operand of a product when it names a matrix input: `w`, `w.T`, `w.t()`, `w.mT`,
+  // `w.transpose(-2, -1)` (second: transposed).
+  std::optional<std::pair<const MatrixArg*, bool>> matrix_operand(int n) const {
+    std::string tx = text(n);
+    static const std::regex form(R"(^(\w+)(\.T|\.mT|\.t\(\)|\.transpose\((-2, -1|-1, -2|0, 1|1, 0)\))?$)");
+    std::smatch m;
+    if (!std::regex_match(tx, m, form)) return std::nullopt;
+    // A name the lines assigned (a local, or an input rewritten by a prologue line) is a value in
+    // SBUF now, not the input in HBM.
+    if (assigned_.count(m[1].str()) || (width_.count(m[1].str()) && !ops_.count(m[1].str()))) return std::nullopt;
+    auto it = matrices_.find(m[1].str());
+    if (it == matrices_.end()) return std::nullopt;
+    std::string how = m[3].str();
+    if ((how == "0, 1" || how == "1, 0") && it->second.shape.size() != 2) return std::nullopt;
+    if (m[2].matched && (m[2].str() == ".T" || m[2].str() == ".t()") && it->second.shape.size() != 2) return std::nullopt;
+    return std::make_pair(&it->second, m[2].matched);
+  }
+
+  // The NKI variable of a value or a row input, "" when it is neither.
+  std::string var_of(const std::string& name) const {
+    std::string var = tr_.bound(name);
+    if (!var.empty()) return var;
+    auto o = ops_.find(name);
+    if (o == ops_.end() || o->second.access != Access::Full) return "";
+    return o->second.var;
+  }
+
+  // in [MT, kin] @ rhs chunks [kt, N] on TensorE; the result bound to `name`.
+  void emit_projection(const std::string& name, const std::string& var, int64_t kin, int64_t kt, int64_t nout,
+                       const std::vector<std::string>& rhs, const std::string& bias, const std::string& what) {
+    std::string k = std::to_string(lin_++);
+    t_.body.push_back("acc" + k + " = nl.zeros((" + std::to_string(MT_) + ", " + std::to_string(nout) +
+                      "), dtype=nl.float32, buffer=nl.psum)");
+    for (int64_t c = 0; c < kin / kt; ++c) {
+      std::string cs = std::to_string(c);
+      std::string piece = kin == kt ? var : var + "[:, " + std::to_string(c * kt) + ":" + std::to_string((c + 1) * kt) + "]";
+      t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
+      t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", " + rhs[static_cast<size_t>(c)] + ", transpose_x=True)");
+    }
+    std::string out_var = name == "y" ? "v" : "lin" + k;
+    std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
+    if (!bias.empty()) val = "nl.add(" + val + ", " + bias + ")";
+    t_.body.push_back(out_var + " = " + val);
+    tr_.bind(name, out_var);
+    width_[name] = nout;
+    t_.summary.push_back(what + " on TensorE");
+    if (name == "y") tr_.mark_y_defined();
+  }
+
+  // lhs @ matrix: the matrix read for this row tile in chunks of kt contraction rows.
+  std::optional<std::string> matmul(int n, int lhs, int rhs_node, const std::string& target) {
+    auto mo = matrix_operand(rhs_node);
+    if (!mo) return std::nullopt;
+    const MatrixArg& A = *mo->first;
+    const bool tr = mo->second;
+    const int64_t kin = tr ? A.cols : A.rows, nout = tr ? A.rows : A.cols;
+    const int64_t kt = divisor_at_most(kin, 128);
+    const int64_t ns = nout <= 128 ? nout : divisor_at_most(nout, 128);
+    if (kt < 8 || nout > 512 || ns < 8) return std::nullopt;
+    if (A.batch > 1) {
+      if (matrix_batch_ > 1 && matrix_batch_ != A.batch) return std::nullopt;
+      matrix_batch_ = A.batch;
+    }
+    auto in = reduce(lhs);
+    if (!in || width_of(*in) != kin) return std::nullopt;
+    std::string var = var_of(*in);
+    if (var.empty()) return std::nullopt;
+    std::string k = std::to_string(lin_);
+    // Rows of the matrix's [batch * R, C] view where this tile's batch starts.
+    std::string base = A.batch > 1 ? "{BATCH} * " + std::to_string(A.rows) + " + " : "";
+    std::vector<std::string> rhs;
+    for (int64_t c = 0; c < kin / kt; ++c) {
+      std::string m = "mx" + k + "_" + std::to_string(c);
+      std::string c0 = std::to_string(c * kt), c1 = std::to_string((c + 1) * kt);
+      if (!tr) {
+        t_.body.push_back(m + "_h = nl.load(" + A.arg + "_2d[" + base + c0 + ":" + base + c1 + ", 0:" + std::to_string(nout) + "])");
+        t_.body.push_back(m + " = nl.copy(" + m + "_h, dtype=nl.float32)");
+      } else {
+        t_.body.push_back(m + " = nl.ndarray((" + std::to_string(kt) + ", " + std::to_string(nout) + "), dtype=nl.float32, buffer=nl.sbuf)");
+        for (int64_t j = 0; j < nout / ns; ++j) {
+          std::string j0 = std::to_string(j * ns), j1 = std::to_string((j + 1) * ns);
+          t_.body.push_back(m + "_h" + std::to_string(j) + " = nl.load_transpose2d(" + A.arg + "_2d[" + base + j0 + ":" + base + j1 + ", " +
+                            c0 + ":" + c1 + "])");
+          t_.body.push_back(m + "[:, " + j0 + ":" + j1 + "] = nl.copy(" + m + "_h" + std::to_string(j) + ", dtype=nl.float32)");
+        }
+      }
+      rhs.push_back(m);
+    }
+    used_matrices_.insert(A.arg);
+    std::string name = target.empty() ? fresh() : target;
+    emit_projection(name, var, kin, kt, nout, rhs, "", A.arg + (tr ? ".T" : "") + " product");
+    subst_[n] = name;
+    return name;
+  }
+
   // Reduces node n to a name holding its value (assigned to `target` when given).
   std::optional<std::string> reduce(int n, const std::string& target = {}) {
     const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
@@ -658,6 +820,22 @@ class ChainBuilder {
     }
     if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
       return tree_->text.substr(node.begin, node.end - node.begin);
+    }
+    // A compile-time number (x.shape[-1], math.sqrt(64)) is written as the number.
+    if (node.kind != expr::NodeKind::Number && target.empty())
+      if (std::optional<double> c = fold(n)) {
+        subst_[n] = fmt_double(*c);
+        return subst_[n];
+      }
+    // Products with a matrix input: a @ b, torch.matmul(a, b).
+    if (node.kind == expr::NodeKind::Binary) {
+      const expr::Node& l = tree_->nodes[static_cast<size_t>(node.operands[0])];
+      const expr::Node& r = tree_->nodes[static_cast<size_t>(node.operands[1])];
+      if (trim(tree_->text.substr(l.end, r.begin - l.end)) == "@") return matmul(n, node.operands[0], node.operands[1], target);
+    }
+    if (node.kind == expr::NodeKind::Call && expr::dotted_name(*tree_, node.callee) == "torch.matmul") {
+      if (node.operands.size() != 2 || node.keyword_args) return std::nullopt;
+      return matmul(n, node.operands[0], node.operands[1], target);
     }
     // A projection: its input reduced to a name, then the matmul.
     if (node.kind == expr::NodeKind::Call) {
@@ -675,24 +853,10 @@ class ChainBuilder {
           var = o->second.var;
         }
         std::string name = target.empty() ? fresh() : target;
-        std::string k = std::to_string(lin_++);
-        std::string mt = std::to_string(MT_), nn = std::to_string(L.out), kt = std::to_string(L.kt);
-        t_.body.push_back("acc" + k + " = nl.zeros((" + mt + ", " + nn + "), dtype=nl.float32, buffer=nl.psum)");
-        for (int64_t c = 0; c < L.in / L.kt; ++c) {
-          std::string cs = std::to_string(c);
-          std::string piece = L.in == L.kt ? var : var + "[:, " + std::to_string(c * L.kt) + ":" + std::to_string((c + 1) * L.kt) + "]";
-          t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
-          t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", wt_" + L.module + "_" + cs + ", transpose_x=True)");
-        }
-        std::string out_var = name == "y" ? "v" : "lin" + k;
-        std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
-        if (L.b_arg >= 0) val = "nl.add(" + val + ", bias_" + L.module + ")";
-        t_.body.push_back(out_var + " = " + val);
-        tr_.bind(name, out_var);
-        width_[name] = L.out;
+        std::vector<std::string> rhs;
+        for (int64_t c = 0; c < L.in / L.kt; ++c) rhs.push_back("wt_" + L.module + "_" + std::to_string(c));
+        emit_projection(name, var, L.in, L.kt, L.out, rhs, L.b_arg >= 0 ? "bias_" + L.module : "", "self." + L.module + "(...)");
         used_.insert(L.module);
-        t_.summary.push_back("self." + L.module + "(...) on TensorE");
-        if (name == "y") tr_.mark_y_defined();
         subst_[n] = name;
         return name;
       }
@@ -735,11 +899,16 @@ class ChainBuilder {
   const std::map<std::string, ChainLinear>& linears_;
   std::map<std::string, int64_t> width_;
   int64_t MT_;
+  const std::map<std::string, MatrixArg>& matrices_;
+  std::map<std::string, double> constants_;  // input.shape[i] and the like
   Translator tr_;
   Translation t_;
   const expr::Tree* tree_ = nullptr;
   std::map<int, std::string> subst_;
   std::set<std::string> used_;
+  std::set<std::string> used_matrices_;
+  std::set<std::string> assigned_;  // names the lines so far assigned
+  int64_t matrix_batch_ = 1;
   size_t idx_ = 0;
   int tmp_ = 0, lin_ = 0;
 };
@@ -1122,7 +1291,10 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
   const TensorSpec& x = t.inputs[0];
   if (x.shape.size() < 2 || !is_float(x.dtype)) return;
   const int64_t K = x.shape.back(), M = product(x.shape) / K;
-  const int64_t MT = divisor_at_most(M, 128);
+  // Row tiles stay inside one batch of x ([*batch, S, K]), so that a batched matrix operand is
+  // one slice per tile.
+  const int64_t S = x.shape.size() >= 3 ? x.shape[x.shape.size() - 2] : M;
+  const int64_t MT = divisor_at_most(S, 128);
   if (MT < 8) return;
   std::vector<TensorSpec> all = t.kernel_args();
   std::map<std::string, ChainLinear> linears;
@@ -1144,8 +1316,8 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
     weight_args.insert(L.w_arg);
     if (L.b_arg >= 0) weight_args.insert(L.b_arg);
   }
-  if (linears.empty()) return;
-  // The other arguments: [M, W] tiles, [W] rows, [M, 1] columns and scalars.
+  // The other arguments: [M, W] tiles, [W] rows, [M, 1] columns and scalars; any input of rank
+  // >= 2 may also be the right operand of a product.
   std::map<std::string, Operand> ops;
   std::map<std::string, int64_t> widths;
   for (size_t i = 0; i < all.size(); ++i) {
@@ -1164,12 +1336,26 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
     } else if (s.shape.size() == 1) {
       op.access = Access::Row;
     } else {
-      return;
+      continue;  // a matrix operand only
     }
     ops[s.name] = op;
   }
-  ChainBuilder b(*ref, ops, linears, widths, MT);
+  std::map<std::string, MatrixArg> matrices;
+  std::map<std::string, double> constants;
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    const TensorSpec& s = t.inputs[i];
+    const int r = static_cast<int>(s.shape.size());
+    for (int d = -r; d < r; ++d)
+      constants[s.name + ".shape[" + std::to_string(d) + "]"] = static_cast<double>(s.shape[static_cast<size_t>(d < 0 ? d + r : d)]);
+    if (r < 2 || !is_float(s.dtype)) continue;
+    MatrixArg m{args[i], s.shape, product(s.shape) / (s.shape[r - 2] * s.shape[r - 1]), s.shape[r - 2], s.shape[r - 1]};
+    matrices[s.name] = m;
+  }
+  ChainBuilder b(*ref, ops, linears, widths, MT, matrices, constants);
   if (!b.run()) return;
+  if (linears.empty() && b.used_matrices().empty()) return;  // a row kernel: fused_row's
+  const int64_t batches = b.matrix_batch();
+  if (batches > 1 && (x.shape.size() < 3 || product(x.shape) / (S * K) != batches)) return;
   Translation& tl = b.translation();
   const TensorSpec& o = t.outputs[0];
   const int64_t ow = b.width_of("y");
@@ -1205,6 +1391,12 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
       s << "    bias_" << name << " = nl.copy(bias_" << name << "_h, dtype=nl.float32).broadcast_to((" << MT << ", " << L.out << "))\n";
     }
   }
+  for (const std::string& a : b.used_matrices()) {
+    const MatrixArg* m = nullptr;
+    for (const auto& [n, ma] : matrices)
+      if (ma.arg == a) m = &ma;
+    s << "    " << a << "_2d = " << a << ".reshape((" << m->batch * m->rows << ", " << m->cols << "))\n";
+  }
   // x itself is read through the projection even when no rule named it.
   std::set<std::string> loads = tl.used;
   loads.insert(t.inputs[0].name);
@@ -1221,21 +1413,34 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
       s << "    " << op.arg << "_2d = " << op.arg << ".reshape((" << M << ", " << w << "))\n";
     }
   }
-  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT);
-  s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT), ind = "        ";
+  if (batches > 1) {
+    // One outer iteration per batch, so that the matrices' slices are affine in the indices.
+    std::string b0 = "bb * " + std::to_string(S) + " + ";
+    mrow = b0 + "mm * " + std::to_string(MT) + ":" + b0 + "(mm + 1) * " + std::to_string(MT);
+    s << "    for bb in nl.affine_range(" << batches << "):\n";
+    s << "        for mm in nl.affine_range(" << S / MT << "):\n";
+    ind = "            ";
+  } else {
+    s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  }
   for (const auto& [name, op] : ops) {
     if (!loads.count(name) || (op.access != Access::Full && op.access != Access::Column)) continue;
     std::string view = op.shape.size() == 2 ? op.arg : op.arg + "_2d";
-    s << "        " << op.var << "_h = nl.load(" << view << "[" << mrow << ", :])\n";
-    s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+    s << ind << op.var << "_h = nl.load(" << view << "[" << mrow << ", :])\n";
+    s << ind << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
   }
-  for (const std::string& l : tl.body) s << "        " << l << "\n";
-  s << "        nl.store(" << ov << "[" << mrow << ", :], value=v)\n";
+  for (const std::string& l : tl.body) s << ind << replace_all(l, "{BATCH}", "bb") << "\n";
+  s << ind << "nl.store(" << ov << "[" << mrow << ", :], value=v)\n";
   s << "    return out\n";
   std::string layout = "x is viewed as [" + std::to_string(M) + ", " + std::to_string(K) + "] in tiles of " + std::to_string(MT) +
                        " rows; each nn.Linear multiplies the tile (transposed on TensorE in chunks of up to 128 features) "
                        "by its W.T, loaded transposed once before the loop, into float32 PSUM";
-  out.push_back({"linear_chain:" + std::to_string(linears.size()), plan_text(layout, tl), s.str()});
+  if (!b.used_matrices().empty())
+    layout += "; products with input matrices read the matrix (transposed where the line transposes it) per row tile";
+  out.push_back({linears.empty() ? "matmul_chain:" + std::to_string(b.used_matrices().size())
+                                 : "linear_chain:" + std::to_string(linears.size()),
+                 plan_text(layout, tl), s.str()});
 }
 
 }  // namespace nki::train
