@@ -1,5 +1,7 @@
 #include "train/fused_templates.h"
 
+#include "train/fused_lines.h"
+
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -45,19 +47,10 @@ std::string trim(const std::string& s) {
 // ---------------------------------------------------------------------------------------------
 // The reference: forward() lines, its parameter names, and the modules built in __init__.
 
-struct Module {
-  std::string type;    // LayerNorm, BatchNorm1d, PReLU, Linear
-  std::string eps = "1e-05";
-  bool bias = true;    // Linear
-};
+using lines::Module;
+using lines::Reference;
 
-struct Reference {
-  std::vector<std::string> args;   // forward(self, ...) parameters
-  std::vector<std::string> lines;  // body statements, "return y" excluded
-  std::map<std::string, Module> modules;
-};
-
-std::optional<Reference> read_reference(const std::string& dir) {
+std::optional<Reference> reference_from(const std::string& dir) {
   std::ifstream in(dir + "/reference.py");
   if (!in) return std::nullopt;
   Reference r;
@@ -340,23 +333,9 @@ const std::vector<Rule>& rules() {
 // ---------------------------------------------------------------------------------------------
 // Translation of forward() into float32 tile statements.
 
-// How a kernel argument enters the row computation.
-enum class Access { Full, Column, Row, Scalar };
-
-struct Operand {
-  std::string arg;   // kernel parameter name
-  std::string var;   // NKI variable holding its float32 tile
-  Access access;
-  DType dtype;
-  std::vector<int64_t> shape;
-};
-
-struct Translation {
-  std::vector<std::string> body;     // statements inside the tile loop, ending in `v = ...`
-  std::set<std::string> used;        // python names of the operands read
-  bool reduced = false;              // v is one value per row
-  std::vector<std::string> summary;  // short names of the lines, for the plan
-};
+using lines::Access;
+using lines::Operand;
+using lines::Translation;
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
@@ -382,11 +361,11 @@ class Translator {
   Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {})
       : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)) {}
 
-  std::optional<Translation> run(size_t first_line = 0) {
+  std::optional<Translation> run(size_t first_line = 0, size_t end_line = SIZE_MAX, bool need_y = true) {
     Translation t;
-    for (size_t i = first_line; i < ref_.lines.size(); ++i)
+    for (size_t i = first_line; i < std::min(end_line, ref_.lines.size()); ++i)
       if (!line(ref_.lines[i], i, t)) return std::nullopt;
-    if (!defined_y_) return std::nullopt;
+    if (need_y && !defined_y_) return std::nullopt;
     return t;
   }
 
@@ -578,9 +557,26 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 
 }  // namespace
 
+// The shared entry points of fused_lines.h (the generators of fused_axis_templates.cpp).
+std::optional<lines::Reference> lines::read_reference(const std::string& dir) { return reference_from(dir); }
+
+std::optional<lines::Translation> lines::translate_lines(const Reference& ref, const std::map<std::string, Operand>& ops,
+                                                         int64_t C, size_t first, size_t end, bool y_defined) {
+  Translator tr(ref, ops, C);
+  if (y_defined) tr.mark_y_defined();
+  return tr.run(first, end, y_defined);
+}
+
+void lines::emit_broadcast_loads(std::ostringstream& s, const std::map<std::string, Operand>& ops,
+                                 const std::set<std::string>& used, int64_t rows, int64_t C, const std::string& ind) {
+  train::emit_broadcasts(s, ops, used, rows, C, ind);
+}
+
+std::string lines::plan_sentence(const std::string& layout, const Translation& tr) { return train::plan_text(layout, tr); }
+
 void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.size() != t.inputs.size()) return;
   for (const auto& [n, m] : ref->modules)
     if (m.type == "Linear") return;
@@ -728,7 +724,7 @@ void add_pooled_linear(const TaskSpec& t, const std::vector<std::string>& args, 
 void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
   std::string lin_name;
   for (const auto& [n, m] : ref->modules)

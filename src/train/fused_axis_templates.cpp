@@ -1,0 +1,794 @@
+#include "train/fused_axis_templates.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <optional>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "train/fused_lines.h"
+
+namespace nki::train {
+
+namespace {
+
+using lines::Access;
+using lines::Operand;
+using lines::Reference;
+using lines::Translation;
+
+const char* kHeader =
+    "import neuronxcc.nki as nki\n"
+    "import neuronxcc.nki.language as nl\n\n\n";
+
+int64_t product(const std::vector<int64_t>& s, size_t from = 0, size_t to = SIZE_MAX) {
+  int64_t p = 1;
+  for (size_t i = from; i < std::min(to, s.size()); ++i) p *= s[i];
+  return p;
+}
+
+std::string tuple_text(const std::vector<int64_t>& s) {
+  std::string t = "(";
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
+  return t + (s.size() == 1 ? ",)" : ")");
+}
+
+int64_t divisor_at_most(int64_t n, int64_t cap) {
+  for (int64_t d = std::min(n, cap); d >= 1; --d)
+    if (n % d == 0) return d;
+  return 1;
+}
+
+// Rows per tile: the largest divisor of `rows` up to 128, or nothing when that leaves tiles of
+// a handful of partitions (a prime row count; no masked variant is written here).
+std::optional<int64_t> tile_rows(int64_t rows) {
+  int64_t p = divisor_at_most(rows, 128);
+  if (p < 8 && p != rows) return std::nullopt;
+  return p;
+}
+
+bool is_float(DType t) { return t == DType::Float32 || t == DType::BFloat16 || t == DType::Float16; }
+
+std::string nl_dtype(DType t) { return std::string("nl.") + dtype_name(t); }
+
+std::string num(int64_t v) { return std::to_string(v); }
+
+// `i * P:(i + 1) * P` for loop variable i.
+std::string span(const std::string& i, int64_t p) { return i + " * " + num(p) + ":(" + i + " + 1) * " + num(p); }
+
+std::string regex_quoted(const std::string& s) {
+  std::string r;
+  for (char c : s) {
+    if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) r += '\\';
+    r += c;
+  }
+  return r;
+}
+
+bool has_row_op(const Translation& t) {
+  for (const std::string& l : t.body)
+    if (l.find("axis=1") != std::string::npos) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// forward() around the seed line: prologue lines [0, body) rewrite the first input, the seed
+// line `y = ...` is lines[body], the epilogue lines after it rewrite y.
+
+struct Split {
+  Reference ref;
+  size_t body = 0;
+  std::string expr;  // right-hand side of the seed line
+};
+
+std::optional<Split> split_reference(const TaskSpec& t) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.size() != t.inputs.size() || ref->args.empty()) return std::nullopt;
+  for (const auto& [n, m] : ref->modules)
+    if (m.type == "Linear") return std::nullopt;
+  for (size_t i = 0; i < ref->lines.size(); ++i)
+    if (ref->lines[i].rfind("y = ", 0) == 0) return Split{*ref, i, ref->lines[i].substr(4)};
+  return std::nullopt;
+}
+
+// Translated lines and the operands they may read.
+struct Lines {
+  Translation tl;
+  std::map<std::string, Operand> ops;
+};
+
+bool loadable(DType d) { return is_float(d) || d == DType::Int32; }
+
+// Prologue operands: the first input itself (variable px_<name>), [C] rows (only when the
+// tile's free axis is the input's last axis) and [1] scalars.
+std::map<std::string, Operand> prologue_ops(const TaskSpec& t, const std::vector<std::string>& args, int64_t C, bool rows_ok) {
+  std::vector<TensorSpec> all = t.kernel_args();
+  std::map<std::string, Operand> ops;
+  ops[all[0].name] = Operand{args[0], "px_" + args[0], Access::Full, all[0].dtype, all[0].shape};
+  for (size_t i = 1; i < all.size(); ++i) {
+    const TensorSpec& s = all[i];
+    if (!is_float(s.dtype)) continue;
+    Operand o{args[i], "px_" + args[i], Access::Scalar, s.dtype, s.shape};
+    if (rows_ok && s.shape == std::vector<int64_t>{C}) o.access = Access::Row;
+    else if (product(s.shape) != 1) continue;
+    ops[s.name] = o;
+  }
+  return ops;
+}
+
+// Epilogue operands over the output: tensors of the output's shape (Full), [C] rows (when the
+// tile's free axis is the output's last axis) and [1] scalars; the seed's own inputs (the
+// first `seed_inputs`) are not among them.
+std::map<std::string, Operand> epilogue_ops(const TaskSpec& t, const std::vector<std::string>& args, size_t seed_inputs, int64_t C,
+                                            bool rows_ok) {
+  std::vector<TensorSpec> all = t.kernel_args();
+  const std::vector<int64_t>& o = t.outputs[0].shape;
+  std::map<std::string, Operand> ops;
+  for (size_t i = seed_inputs; i < all.size(); ++i) {
+    const TensorSpec& s = all[i];
+    if (!loadable(s.dtype)) continue;
+    Operand op{args[i], "t_" + args[i], Access::Full, s.dtype, s.shape};
+    if (s.shape == o) op.access = Access::Full;
+    else if (rows_ok && s.shape == std::vector<int64_t>{C}) op.access = Access::Row;
+    else if (product(s.shape) == 1 && is_float(s.dtype)) op.access = Access::Scalar;
+    else continue;
+    ops[s.name] = op;
+  }
+  return ops;
+}
+
+// The lines before the seed line, over tiles of row length C; maps_only when the tile's free
+// axis is not one whole row of the input (pooling windows, transposed loads).
+std::optional<Lines> prologue_of(const Split& sp, std::map<std::string, Operand> ops, int64_t C, bool maps_only) {
+  Lines L;
+  L.ops = std::move(ops);
+  if (sp.body == 0) return L;
+  std::optional<Translation> tl = lines::translate_lines(sp.ref, L.ops, C, 0, sp.body, false);
+  if (!tl || tl->reduced || (maps_only && has_row_op(*tl))) return std::nullopt;
+  L.tl = *tl;
+  return L;
+}
+
+std::optional<Lines> epilogue_of(const Split& sp, std::map<std::string, Operand> ops, int64_t C, bool maps_only) {
+  Lines L;
+  L.ops = std::move(ops);
+  if (sp.body + 1 >= sp.ref.lines.size()) return L;
+  std::optional<Translation> tl = lines::translate_lines(sp.ref, L.ops, C, sp.body + 1, SIZE_MAX, true);
+  if (!tl || tl->reduced || (maps_only && has_row_op(*tl))) return std::nullopt;
+  L.tl = *tl;
+  return L;
+}
+
+// `name` viewed with `want` (a reshape when the shapes differ); returns the view's name.
+std::string view_of(std::ostringstream& s, const std::string& name, const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& want) {
+  if (shape == want) return name;
+  std::string v = name + "_v";
+  s << "    " << v << " = " << name << ".reshape(" << tuple_text(want) << ")\n";
+  return v;
+}
+
+// A tile load at `idx`, as float32 into `var`.
+void emit_load(std::ostringstream& s, const std::string& var, DType dtype, const std::string& src, const std::string& ind) {
+  if (dtype == DType::Float32) {
+    s << ind << var << " = nl.load(" << src << ")\n";
+  } else {
+    s << ind << var << "_h = nl.load(" << src << ")\n";
+    s << ind << var << " = nl.copy(" << var << "_h, dtype=nl.float32)\n";
+  }
+}
+
+void emit_body(std::ostringstream& s, const Translation& tl, const std::string& ind) {
+  for (const std::string& l : tl.body) s << ind << l << "\n";
+}
+
+// The epilogue's full-tile views (before the loops), keyed by operand name.
+std::map<std::string, std::string> epilogue_views(std::ostringstream& s, const Lines& epi, const std::vector<int64_t>& view) {
+  std::map<std::string, std::string> v;
+  for (const auto& [name, op] : epi.ops)
+    if (epi.tl.used.count(name) && op.access == Access::Full) v[name] = view_of(s, op.arg, op.shape, view);
+  return v;
+}
+
+// Inside the tile loop: the epilogue's full tiles at `idx`, its lines, the store of v.
+void emit_epilogue_and_store(std::ostringstream& s, const Lines& epi, const std::map<std::string, std::string>& views,
+                             const std::string& out_view, const std::string& idx, const std::string& ind) {
+  for (const auto& [name, op] : epi.ops)
+    if (views.count(name)) emit_load(s, op.var, op.dtype, views.at(name) + idx, ind);
+  emit_body(s, epi.tl, ind);
+  s << ind << "nl.store(" << out_view << idx << ", value=v)\n";
+}
+
+std::string signature(const std::vector<std::string>& args) {
+  std::string s = "@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
+  return s + "):\n";
+}
+
+std::string plan_of(const std::string& layout, const Lines& pro, const std::string& seed, const Lines& epi) {
+  Translation all;
+  all.summary = pro.tl.summary;
+  all.summary.push_back(seed);
+  all.summary.insert(all.summary.end(), epi.tl.summary.begin(), epi.tl.summary.end());
+  return lines::plan_sentence(layout, all);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reductions and softmax over a non-last axis d of x = [pre..., A, post..., C]: the output
+// rows (the axes after d but the last, else the axes before d) sit on partitions with C on the
+// free axis, and a sequential loop walks the A slices, each one a whole [P, C] tile, so the
+// prologue runs on every slice and the epilogue on every output tile.
+
+struct AxisOp {
+  std::string op;  // sum mean amax amin prod logsumexp std var norm softmax log_softmax rms
+  int64_t dim = 0;
+  bool keepdim = false;
+  bool unbiased = true;
+  std::string eps;
+};
+
+std::optional<AxisOp> parse_axis_line(const std::string& e, const std::string& x) {
+  std::string X = regex_quoted(x), D = "(-?[0-9]+)";
+  std::smatch m;
+  AxisOp a;
+  if (std::regex_match(e, m, std::regex("torch\\.(sum|mean|amax|amin|prod|logsumexp|std|var)\\(" + X + ", dim=" + D +
+                                        "(, keepdim=True)?\\)"))) {
+    a.op = m[1].str();
+    a.dim = std::stoll(m[2].str());
+    a.keepdim = m[3].matched;
+  } else if (std::regex_match(e, m, std::regex("torch\\.(std|var)\\(" + X + ", dim=" + D + ", unbiased=False\\)"))) {
+    a.op = m[1].str();
+    a.dim = std::stoll(m[2].str());
+    a.unbiased = false;
+  } else if (std::regex_match(e, m, std::regex("torch\\.linalg\\.vector_norm\\(" + X + ", dim=" + D + "\\)"))) {
+    a.op = "norm";
+    a.dim = std::stoll(m[1].str());
+  } else if (std::regex_match(e, m, std::regex("torch\\.(softmax|log_softmax)\\(" + X + ", dim=" + D + "\\)"))) {
+    a.op = m[1].str();
+    a.dim = std::stoll(m[2].str());
+  } else if (std::regex_match(e, m, std::regex(X + " / torch\\.sqrt\\(torch\\.mean\\(" + X + " \\* " + X + ", dim=" + D +
+                                               ", keepdim=True\\) \\+ ([0-9]+(?:\\.[0-9]+)?(?:e-?[0-9]+)?)\\)"))) {
+    a.op = "rms";
+    a.dim = std::stoll(m[1].str());
+    a.eps = m[2].str();
+  } else {
+    return std::nullopt;
+  }
+  return a;
+}
+
+bool same_shape_op(const std::string& op) { return op == "softmax" || op == "log_softmax" || op == "rms"; }
+
+void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, const AxisOp& op,
+                     std::vector<TemplateKernel>& out) {
+  const TensorSpec& x = t.inputs[0];
+  const std::vector<int64_t>& S = x.shape;
+  int64_t n = static_cast<int64_t>(S.size());
+  if (n < 2 || !is_float(x.dtype)) return;
+  int64_t d = op.dim < 0 ? op.dim + n : op.dim;
+  if (d < 0 || d >= n - 1) return;  // the last axis is the row table's
+  int64_t Bo = product(S, 0, d), A = S[d], Mr = product(S, d + 1, n - 1), C = S.back();
+  if (C > 2048 || A < 2) return;
+  bool same = same_shape_op(op.op);
+  std::vector<int64_t> want = S;
+  if (!same) {
+    if (op.keepdim) want[d] = 1;
+    else want.erase(want.begin() + d);
+  }
+  const TensorSpec& o = t.outputs[0];
+  if (o.shape != want || !is_float(o.dtype)) return;
+  // Rows on partitions: the axes between d and the last when there are any, else those before d.
+  bool mid_rows = Mr > 1;
+  int64_t rows = mid_rows ? Mr : Bo;
+  std::optional<int64_t> P = tile_rows(rows);
+  if (!P) return;
+  bool b_loop = mid_rows && Bo > 1;
+  std::vector<int64_t> xv_shape = mid_rows ? (Bo > 1 ? std::vector<int64_t>{Bo, A, Mr, C} : std::vector<int64_t>{A, Mr, C})
+                                           : std::vector<int64_t>{Bo, A, C};
+  std::vector<int64_t> red_shape = mid_rows ? (Bo > 1 ? std::vector<int64_t>{Bo, Mr, C} : std::vector<int64_t>{Mr, C})
+                                            : std::vector<int64_t>{Bo, C};
+  std::string r = span("i", *P);
+  auto in_idx = [&](const std::string& a) {
+    if (mid_rows) return "[" + std::string(b_loop ? "bo, " : "") + a + ", " + r + ", :]";
+    return "[" + r + ", " + a + ", :]";
+  };
+  std::string red_idx = mid_rows ? "[" + std::string(b_loop ? "bo, " : "") + r + ", :]" : "[" + r + ", :]";
+  std::vector<int64_t> ov_shape = same ? xv_shape : red_shape;
+
+  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, C, true), C, false);
+  if (!pro) return;
+  std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, 1, C, true), C, false);
+  if (!epi) return;
+
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string xv = view_of(s, args[0], S, xv_shape);
+  std::string ov = view_of(s, "out", o.shape, ov_shape);
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, ov_shape);
+  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, C, "    ");
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, C, "    ");
+  std::string ind = "    ";
+  if (b_loop) {
+    s << ind << "for bo in nl.affine_range(" << Bo << "):\n";
+    ind += "    ";
+  }
+  s << ind << "for i in nl.affine_range(" << rows / *P << "):\n";
+  ind += "    ";
+  const std::string X = "px_" + args[0];
+  std::string tile = "(" + num(*P) + ", " + num(C) + ")";
+  // The slice at axis index `a` with the prologue applied, in X.
+  auto slice = [&](const std::string& a, const std::string& in) {
+    emit_load(s, X, x.dtype, xv + in_idx(a), in);
+    emit_body(s, pro->tl, in);
+  };
+  // acc = op over every slice (zeros, then acc = f(acc, g(X))); `first` starts from slice 0.
+  auto fold = [&](const std::string& acc, const std::string& fn, const std::string& g, bool from_first) {
+    if (from_first) {
+      s << ind << acc << " = nl.ndarray(" << tile << ", dtype=nl.float32, buffer=nl.sbuf)\n";
+      slice("0", ind);
+      s << ind << acc << "[...] = nl.copy(" << g << ")\n";
+      s << ind << "for ai in nl.sequential_range(1, " << A << "):\n";
+    } else {
+      s << ind << acc << " = nl.zeros(" << tile << ", dtype=nl.float32, buffer=nl.sbuf)\n";
+      s << ind << "for ai in nl.sequential_range(" << A << "):\n";
+    }
+    slice("ai", ind + "    ");
+    s << ind << "    " << acc << "[...] = " << fn << "(" << acc << ", " << g << ")\n";
+  };
+  std::string invA = "(1.0 / " + num(A) + ")";
+  const std::string& k = op.op;
+  if (k == "sum" || k == "mean" || k == "norm") {
+    fold("red_acc", "nl.add", k == "norm" ? X + " * " + X : X, false);
+    s << ind << "v = " << (k == "sum" ? "red_acc" : k == "mean" ? "red_acc * " + invA : "nl.sqrt(red_acc)") << "\n";
+  } else if (k == "amax" || k == "amin" || k == "prod") {
+    fold("red_acc", k == "amax" ? "nl.maximum" : k == "amin" ? "nl.minimum" : "nl.multiply", X, true);
+    s << ind << "v = red_acc\n";
+  } else if (k == "var" || k == "std") {
+    // two passes (the mean, then the squared deviations), as torch does, not E[x^2] - E[x]^2
+    fold("red_acc", "nl.add", X, false);
+    s << ind << "red_mu = red_acc * " << invA << "\n";
+    fold("red_sq", "nl.add", "(" + X + " - red_mu) * (" + X + " - red_mu)", false);
+    std::string var = "red_sq * (1.0 / " + num(op.unbiased ? A - 1 : A) + ")";
+    s << ind << "v = " << (k == "std" ? "nl.sqrt(" + var + ")" : var) << "\n";
+  } else if (k == "logsumexp" || k == "softmax" || k == "log_softmax") {
+    fold("red_mx", "nl.maximum", X, true);
+    fold("red_acc", "nl.add", "nl.exp(" + X + " - red_mx)", false);
+    if (k == "logsumexp") s << ind << "v = nl.log(red_acc) + red_mx\n";
+    else if (k == "log_softmax") s << ind << "red_ls = nl.log(red_acc)\n";
+  } else if (k == "rms") {
+    fold("red_acc", "nl.add", X + " * " + X, false);
+    s << ind << "red_den = nl.sqrt(red_acc * " << invA << " + " << op.eps << ")\n";
+  } else {
+    return;
+  }
+  if (same) {
+    // one more pass over the slices, each written to its own place of the output
+    s << ind << "for ai in nl.affine_range(" << A << "):\n";
+    std::string in = ind + "    ";
+    slice("ai", in);
+    if (k == "softmax") s << in << "v = nl.exp(" << X << " - red_mx) / red_acc\n";
+    else if (k == "log_softmax") s << in << "v = (" << X << " - red_mx) - red_ls\n";
+    else s << in << "v = " << X << " / red_den\n";
+    emit_epilogue_and_store(s, *epi, ev, ov, in_idx("ai"), in);
+  } else {
+    emit_epilogue_and_store(s, *epi, ev, ov, red_idx, ind);
+  }
+  s << "    return out\n";
+  std::string layout = "x is viewed as " + tuple_text(xv_shape) + "; tiles of " + num(*P) + " rows of " + num(C) +
+                       " (rows on partitions) and a sequential loop over the " + num(A) + " slices of axis " + num(d) +
+                       (same ? " (statistics first, then every slice normalised and stored)" : ", accumulated in float32 SBUF tiles");
+  out.push_back({same ? "fused_axis:softmax" : "fused_axis:reduce", plan_of(layout, *pro, k + " over axis " + num(d), *epi), s.str()});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pooling with window == stride (no padding): every output row of the [lead * Ho, Wo] view
+// reads kh whole input rows, which are contiguous, so one [P, kh * W] load per tile holds all
+// windows; window element (i, j) of every output column is the strided slice
+// [:, i*W + j :: kw]. Global pools (Wo == 1) reduce the whole free axis.
+
+struct PoolOp {
+  std::string op;  // max avg lp2
+  bool two_d = true;
+  int64_t kh = 1, kw = 1;
+  int64_t adaptive = 0;  // output extent of an adaptive pool (per axis)
+  bool mean_hw = false;  // x.mean(dim=(2, 3))
+};
+
+std::optional<PoolOp> parse_pool_line(const std::string& e, const std::string& x) {
+  std::string X = regex_quoted(x), K = "([0-9]+)";
+  std::smatch m;
+  PoolOp p;
+  if (std::regex_match(e, m, std::regex("F\\.(max|avg)_pool([12])d\\(" + X + ", " + K + "\\)"))) {
+    p.op = m[1].str();
+    p.two_d = m[2].str() == "2";
+    p.kw = std::stoll(m[3].str());
+    p.kh = p.two_d ? p.kw : 1;
+  } else if (std::regex_match(e, m, std::regex("F\\.(max|avg)_pool2d\\(" + X + ", \\(" + K + ", " + K + "\\)\\)"))) {
+    p.op = m[1].str();
+    p.kh = std::stoll(m[2].str());
+    p.kw = std::stoll(m[3].str());
+  } else if (std::regex_match(e, m, std::regex("F\\.lp_pool([12])d\\(" + X + ", 2(?:\\.0)?, " + K + "\\)"))) {
+    p.op = "lp2";
+    p.two_d = m[1].str() == "2";
+    p.kw = std::stoll(m[2].str());
+    p.kh = p.two_d ? p.kw : 1;
+  } else if (std::regex_match(e, m, std::regex("F\\.adaptive_(max|avg)_pool([12])d\\(" + X + ", " + K + "\\)"))) {
+    p.op = m[1].str();
+    p.two_d = m[2].str() == "2";
+    p.adaptive = std::stoll(m[3].str());
+  } else if (e == x + ".mean(dim=(2, 3))" || e == x + ".mean(dim=(-2, -1))") {
+    p.op = "avg";
+    p.mean_hw = true;
+  } else {
+    return std::nullopt;
+  }
+  return p;
+}
+
+void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, PoolOp p,
+                     std::vector<TemplateKernel>& out) {
+  const TensorSpec& x = t.inputs[0];
+  const std::vector<int64_t>& S = x.shape;
+  size_t n = S.size();
+  if (!is_float(x.dtype) || n < (p.two_d ? 3u : 2u) || (p.mean_hw && n != 4)) return;
+  int64_t H = p.two_d ? S[n - 2] : 1, W = S[n - 1];
+  size_t lead_axes = p.two_d ? n - 2 : n - 1;
+  int64_t lead = product(S, 0, lead_axes);
+  if (p.mean_hw) p.kh = H, p.kw = W;
+  if (p.adaptive > 0) {
+    // adaptive pooling over an extent divisible by the output extent is a plain pool
+    if ((p.two_d && H % p.adaptive) || W % p.adaptive) return;
+    p.kh = p.two_d ? H / p.adaptive : 1;
+    p.kw = W / p.adaptive;
+  }
+  if (p.kh < 1 || p.kw < 1 || H % p.kh || W % p.kw || p.kh * p.kw < 2) return;
+  int64_t Ho = H / p.kh, Wo = W / p.kw;
+  std::vector<int64_t> want(S.begin(), S.begin() + lead_axes);
+  if (!p.mean_hw) {
+    if (p.two_d) want.push_back(Ho);
+    want.push_back(Wo);
+  }
+  const TensorSpec& o = t.outputs[0];
+  if (o.shape != want || !is_float(o.dtype)) return;
+  int64_t R = lead * Ho, F = p.kh * W;
+  if (F > 4096 || (Wo > 1 && p.kh * p.kw > 64)) return;
+  std::optional<int64_t> P = tile_rows(R);
+  if (!P) return;
+  // The tile's free axis holds kh input rows: only element-wise prologue lines.
+  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, W, false), W, true);
+  if (!pro) return;
+  bool out_rows = !o.shape.empty() && o.shape.back() == Wo;  // the output's last axis is the free axis
+  std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, 1, Wo, out_rows), Wo, !out_rows);
+  if (!epi) return;
+
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::vector<int64_t> ov_shape = {R, Wo};
+  std::string xv = view_of(s, args[0], S, {R, F});
+  std::string ov = view_of(s, "out", o.shape, ov_shape);
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, ov_shape);
+  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, F, "    ");
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, Wo, "    ");
+  s << "    for i in nl.affine_range(" << R / *P << "):\n";
+  const std::string ind = "        ", X = "px_" + args[0], idx = "[" + span("i", *P) + ", :]";
+  emit_load(s, X, x.dtype, xv + idx, ind);
+  emit_body(s, pro->tl, ind);
+  int64_t win = p.kh * p.kw;
+  std::string inv = "(1.0 / " + num(win) + ")";
+  if (Wo == 1) {
+    if (p.op == "max") s << ind << "v = nl.max(" << X << ", axis=1, keepdims=True)\n";
+    else if (p.op == "avg") s << ind << "v = nl.sum(" << X << ", axis=1, keepdims=True) * " << inv << "\n";
+    else s << ind << "v = nl.sqrt(nl.sum(" << X << " * " << X << ", axis=1, keepdims=True))\n";
+  } else {
+    bool first = true;
+    for (int64_t i = 0; i < p.kh; ++i)
+      for (int64_t j = 0; j < p.kw; ++j) {
+        int64_t start = i * W + j, stop = start + (Wo - 1) * p.kw + 1;
+        std::string sl = X + "[:, " + num(start) + ":" + num(stop) + ":" + num(p.kw) + "]";
+        std::string term = p.op == "lp2" ? sl + " * " + sl : sl;
+        if (first) s << ind << "v = " << (p.op == "max" ? sl : term) << "\n";
+        else if (p.op == "max") s << ind << "v = nl.maximum(v, " << sl << ")\n";
+        else s << ind << "v = v + " << term << "\n";
+        first = false;
+      }
+    if (p.op == "avg") s << ind << "v = v * " << inv << "\n";
+    if (p.op == "lp2") s << ind << "v = nl.sqrt(v)\n";
+  }
+  emit_epilogue_and_store(s, *epi, ev, ov, idx, ind);
+  s << "    return out\n";
+  std::string layout = "x is viewed as [" + num(R) + ", " + num(F) + "] (each output row's " + num(p.kh) +
+                       " input rows, contiguous, on one partition) in tiles of " + num(*P) + " rows; the " + num(win) +
+                       " elements of every window are " + (Wo == 1 ? "the whole free axis" : "strided slices of the tile");
+  std::string name = std::string(p.op == "lp2" ? "lp" : p.op) + " pool " + num(p.kh) + "x" + num(p.kw);
+  out.push_back({"fused_axis:pool", plan_of(layout, *pro, name, *epi), s.str()});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Matrix-vector seeds. matvec a[.., M, K] @ v[K, 1]: rows of a on partitions, v broadcast along
+// them, a free-axis sum; v[K] @ a[K, N]: TensorE contraction over K on partitions ([K, 1] as
+// the stationary operand) into one [1, N] PSUM row; outer(a, b) and diag(d) @ b: a column
+// [P, 1] times a row (or a [P, N] tile) broadcast along the free axis.
+
+void add_matvec_kernels(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp,
+                        std::vector<TemplateKernel>& out) {
+  if (t.inputs.size() < 2) return;
+  const std::string& a0 = sp.ref.args[0];
+  const std::string& a1 = sp.ref.args[1];
+  const TensorSpec& x0 = t.inputs[0];
+  const TensorSpec& x1 = t.inputs[1];
+  const TensorSpec& o = t.outputs[0];
+  if (!is_float(x0.dtype) || !is_float(x1.dtype) || !is_float(o.dtype)) return;
+  std::string form;
+  if (sp.expr == "torch.matmul(" + a0 + ", " + a1 + ")" || sp.expr == a0 + " @ " + a1) {
+    if (x1.shape.size() == 2 && x1.shape[1] == 1 && x0.shape.size() >= 2) form = "matvec";
+    else if (x0.shape.size() == 1 && x1.shape.size() == 2) form = "vecmat";
+  } else if (sp.expr == "torch.outer(" + a0 + ", " + a1 + ")") {
+    form = "outer";
+  } else if (sp.expr == "torch.diag(" + a0 + ") @ " + a1) {
+    form = "diag";
+  }
+  if (form.empty()) return;
+  if (form != "matvec" && sp.body != 0) return;  // a prologue on a 1-D operand: not written here
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string layout;
+  Lines pro;
+  std::optional<Lines> epi;
+  if (form == "matvec") {
+    int64_t K = x0.shape.back(), R = product(x0.shape) / K;
+    std::vector<int64_t> want = x0.shape;
+    want.back() = 1;
+    if (x1.shape[0] != K || o.shape != want || K > 4096) return;
+    std::optional<int64_t> P = tile_rows(R);
+    if (!P) return;
+    std::optional<Lines> pr = prologue_of(sp, prologue_ops(t, args, K, true), K, false);
+    if (!pr) return;
+    pro = *pr;
+    epi = epilogue_of(sp, epilogue_ops(t, args, 2, 1, true), 1, false);
+    if (!epi) return;
+    std::string xv = view_of(s, args[0], x0.shape, {R, K});
+    std::string ov = view_of(s, "out", o.shape, {R, 1});
+    std::map<std::string, std::string> ev = epilogue_views(s, *epi, {R, 1});
+    lines::emit_broadcast_loads(s, pro.ops, pro.tl.used, *P, K, "    ");
+    lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, 1, "    ");
+    emit_load(s, "mv_row", x1.dtype, args[1] + ".reshape((1, " + num(K) + "))", "    ");
+    s << "    mv_b = mv_row.broadcast_to((" << *P << ", " << K << "))\n";
+    s << "    for i in nl.affine_range(" << R / *P << "):\n";
+    std::string idx = "[" + span("i", *P) + ", :]", X = "px_" + args[0];
+    emit_load(s, X, x0.dtype, xv + idx, "        ");
+    emit_body(s, pro.tl, "        ");
+    s << "        v = nl.sum(" << X << " * mv_b, axis=1, keepdims=True)\n";
+    emit_epilogue_and_store(s, *epi, ev, ov, idx, "        ");
+    layout = "a is viewed as [" + num(R) + ", " + num(K) + "] in tiles of " + num(*P) +
+             " rows; v is loaded once as a row broadcast to every partition, and each output is a free-axis sum";
+  } else if (form == "vecmat") {
+    int64_t K = x0.shape[0], N = x1.shape[1];
+    if (x1.shape[0] != K || o.shape != std::vector<int64_t>{N} || N > 512) return;
+    int64_t KT = divisor_at_most(K, 128);
+    if (KT < 8) return;
+    epi = epilogue_of(sp, epilogue_ops(t, args, 2, N, true), N, false);
+    if (!epi) return;
+    std::string ov = view_of(s, "out", o.shape, {1, N});
+    std::map<std::string, std::string> ev = epilogue_views(s, *epi, {1, N});
+    lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, 1, N, "    ");
+    s << "    v_col = " << args[0] << ".reshape((" << K << ", 1))\n";
+    s << "    acc = nl.zeros((1, " << N << "), dtype=nl.float32, buffer=nl.psum)\n";
+    s << "    for k in nl.affine_range(" << K / KT << "):\n";
+    emit_load(s, "vk", x0.dtype, "v_col[" + span("k", KT) + ", :]", "        ");
+    emit_load(s, "ak", x1.dtype, args[1] + "[" + span("k", KT) + ", :]", "        ");
+    s << "        acc += nl.matmul(vk, ak, transpose_x=True)\n";
+    s << "    v = nl.copy(acc, dtype=nl.float32)\n";
+    emit_epilogue_and_store(s, *epi, ev, ov, "[0:1, :]", "    ");
+    layout = "v [" + num(K) + "] is the stationary [" + num(KT) + ", 1] operand of TensorE, a streams as [" + num(KT) + ", " +
+             num(N) + "] chunks, K accumulated in one float32 PSUM row";
+  } else {
+    // outer / diag: out[M, N] = column (a or d, [M]) times a row b [N] or a tile of b [M, N]
+    int64_t M = x0.shape.size() == 1 ? x0.shape[0] : 0;
+    bool outer = form == "outer";
+    if (M == 0 || (outer ? x1.shape.size() != 1 : (x1.shape.size() != 2 || x1.shape[0] != M))) return;
+    int64_t N = outer ? x1.shape[0] : x1.shape[1];
+    if (o.shape != std::vector<int64_t>{M, N} || N > 4096) return;
+    std::optional<int64_t> P = tile_rows(M);
+    if (!P) return;
+    epi = epilogue_of(sp, epilogue_ops(t, args, 2, N, true), N, false);
+    if (!epi) return;
+    std::map<std::string, std::string> ev = epilogue_views(s, *epi, {M, N});
+    lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, N, "    ");
+    s << "    col_v = " << args[0] << ".reshape((" << M << ", 1))\n";
+    if (outer) {
+      emit_load(s, "b_row", x1.dtype, args[1] + ".reshape((1, " + num(N) + "))", "    ");
+      s << "    b_b = b_row.broadcast_to((" << *P << ", " << N << "))\n";
+    }
+    s << "    for i in nl.affine_range(" << M / *P << "):\n";
+    std::string idx = "[" + span("i", *P) + ", :]";
+    emit_load(s, "col", x0.dtype, "col_v" + idx, "        ");
+    if (outer) {
+      s << "        v = b_b * col\n";
+    } else {
+      emit_load(s, "b_t", x1.dtype, args[1] + idx, "        ");
+      s << "        v = b_t * col\n";
+    }
+    emit_epilogue_and_store(s, *epi, ev, "out", idx, "        ");
+    layout = std::string(outer ? "a" : "d") + " is loaded as [" + num(*P) + ", 1] columns (rows on partitions) and multiplies " +
+             (outer ? "b, loaded once as a row broadcast to every partition" : "each [" + num(*P) + ", " + num(N) + "] tile of b");
+  }
+  s << "    return out\n";
+  out.push_back({"fused_axis:" + form, plan_of(layout, pro, form, *epi), s.str()});
+}
+
+
+// ---------------------------------------------------------------------------------------------
+// Matrix products: a @ b (a's leading axes flattened into rows), the transposed operands a.T
+// and b.T, torch.bmm (per batch, b optionally transposed) and torch.addmm (beta * c + alpha *
+// a @ b). K is accumulated in a float32 PSUM tile in chunks of <= 128; the left operand reaches
+// TensorE as [K, M]: nl.load_transpose2d of a, or a plain load of a.T's storage; b as [K, N]
+// chunks, or transposed blocks of b.T's storage. A prologue on a runs on those transposed
+// tiles, so only element-wise prologue lines; an addmm prologue rewrites c on output tiles.
+
+struct MatmulForm {
+  bool ta = false, tb = false, batch = false, addmm = false;
+  std::string beta, alpha;
+};
+
+std::optional<MatmulForm> parse_matmul_line(const std::string& e, const std::vector<std::string>& a) {
+  if (a.size() < 2) return std::nullopt;
+  auto is = [&](const std::string& l, const std::string& r) { return e == "torch.matmul(" + l + ", " + r + ")" || e == l + " @ " + r; };
+  MatmulForm f;
+  if (is(a[0], a[1])) {
+  } else if (is(a[0] + ".T", a[1])) {
+    f.ta = true;
+  } else if (is(a[0], a[1] + ".T")) {
+    f.tb = true;
+  } else if (is(a[0] + ".T", a[1] + ".T")) {
+    f.ta = f.tb = true;
+  } else if (e == "torch.bmm(" + a[0] + ", " + a[1] + ")") {
+    f.batch = true;
+  } else if (e == "torch.bmm(" + a[0] + ", " + a[1] + ".transpose(1, 2))") {
+    f.batch = f.tb = true;
+  } else {
+    std::smatch m;
+    std::string N = "(-?[0-9]+(?:\\.[0-9]+)?)";
+    if (a.size() < 3 || !std::regex_match(e, m, std::regex("torch\\.addmm\\(" + regex_quoted(a[0]) + ", " + regex_quoted(a[1]) + ", " +
+                                                                  regex_quoted(a[2]) + ", beta=" + N + ", alpha=" + N + "\\)")))
+      return std::nullopt;
+    f.addmm = true;
+    f.beta = m[1].str();
+    f.alpha = m[2].str();
+  }
+  return f;
+}
+
+void add_matmul_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, const MatmulForm& f,
+                       std::vector<TemplateKernel>& out) {
+  size_t ia = f.addmm ? 1 : 0, ib = ia + 1;
+  if (t.inputs.size() <= ib) return;
+  const TensorSpec& A = t.inputs[ia];
+  const TensorSpec& B = t.inputs[ib];
+  const TensorSpec& o = t.outputs[0];
+  if (!is_float(A.dtype) || !is_float(B.dtype) || !is_float(o.dtype)) return;
+  int64_t Bt = 1, M = 0, K = 0, N = 0;
+  std::vector<int64_t> want;
+  if (f.batch) {
+    if (A.shape.size() != 3 || B.shape.size() != 3 || A.shape[0] != B.shape[0]) return;
+    Bt = A.shape[0];
+    M = A.shape[1];
+    K = A.shape[2];
+    N = f.tb ? B.shape[1] : B.shape[2];
+    if ((f.tb ? B.shape[2] : B.shape[1]) != K) return;
+    want = {Bt, M, N};
+  } else {
+    if (B.shape.size() != 2 || A.shape.size() < 2 || (f.ta && A.shape.size() != 2)) return;
+    K = f.ta ? A.shape[0] : A.shape.back();
+    M = f.ta ? A.shape[1] : product(A.shape) / K;
+    N = f.tb ? B.shape[0] : B.shape[1];
+    if ((f.tb ? B.shape[1] : B.shape[0]) != K) return;
+    if (f.ta) want = {M, N};
+    else want.assign(A.shape.begin(), A.shape.end() - 1), want.push_back(N);
+  }
+  if (o.shape != want) return;
+  if (f.addmm && (f.batch || f.ta || f.tb || t.inputs[0].shape != std::vector<int64_t>{M, N} || !is_float(t.inputs[0].dtype))) return;
+  std::optional<int64_t> MT = tile_rows(M), KT = tile_rows(K);
+  if (!MT || !KT) return;
+  std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, f.addmm ? 3 : 2, N, true), N, false);
+  if (!epi) return;
+  int64_t NT = has_row_op(epi->tl) ? N : divisor_at_most(N, 512);
+  if (NT > 512 || (NT < 8 && NT != N)) return;
+  int64_t NS = f.tb ? divisor_at_most(NT, 128) : NT;  // b.T rows per transposed block
+  if (NS < 8 && NS != NT) return;
+  // addmm: the prologue rewrites c on [MT, NT] output tiles; otherwise a's transposed tiles.
+  std::optional<Lines> pro = f.addmm ? prologue_of(sp, prologue_ops(t, args, N, NT == N), N, NT != N)
+                                     : prologue_of(sp, prologue_ops(t, args, M, false), M, true);
+  if (!pro) return;
+  bool cast = (!f.addmm && sp.body > 0) || A.dtype != B.dtype;  // both operands in float32 then
+
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::vector<int64_t> ov_shape = f.batch ? std::vector<int64_t>{Bt, M, N} : std::vector<int64_t>{M, N};
+  std::string av = f.batch || f.ta ? args[ia] : view_of(s, args[ia], A.shape, {M, K});
+  std::string ov = view_of(s, "out", o.shape, ov_shape);
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, ov_shape);
+  if (f.addmm) lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *MT, NT, "    ");
+  else lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *KT, *MT, "    ");
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *MT, NT, "    ");
+  std::string ind = "    ", bi;
+  if (f.batch) {
+    s << ind << "for bi in nl.affine_range(" << Bt << "):\n";
+    ind += "    ";
+    bi = "bi, ";
+  }
+  std::string mrow = span("m", *MT), nrow = span("n", NT), krow = span("k", *KT);
+  s << ind << "for m in nl.affine_range(" << M / *MT << "):\n";
+  s << ind << "    for n in nl.affine_range(" << N / NT << "):\n";
+  std::string in = ind + "        ", kin = in + "    ";
+  s << in << "acc = nl.zeros((" << *MT << ", " << NT << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << in << "for k in nl.affine_range(" << K / *KT << "):\n";
+  std::string lhs_src = f.ta ? "nl.load(" + av + "[" + krow + ", " + mrow + "])" : "nl.load_transpose2d(" + av + "[" + bi + mrow + ", " + krow + "])";
+  std::string lhs = "lhs_t", rhs = "rhs";
+  if (cast || (!f.addmm && sp.body > 0)) {
+    s << kin << "lhs_h = " << lhs_src << "\n";
+    lhs = f.addmm ? "lhs_t" : "px_" + args[0];
+    s << kin << lhs << " = nl.copy(lhs_h, dtype=nl.float32)\n";
+    if (!f.addmm) emit_body(s, pro->tl, kin);
+  } else {
+    s << kin << "lhs_t = " << lhs_src << "\n";
+  }
+  std::string rhs_var = cast ? "rhs_h" : "rhs";
+  if (!f.tb) {
+    s << kin << rhs_var << " = nl.load(" << args[ib] << "[" << bi << krow << ", " << nrow << "])\n";
+  } else if (NS == NT) {
+    s << kin << rhs_var << " = nl.load_transpose2d(" << args[ib] << "[" << bi << nrow << ", " << krow << "])\n";
+  } else {
+    s << kin << rhs_var << " = nl.ndarray((" << *KT << ", " << NT << "), dtype=" << nl_dtype(B.dtype) << ", buffer=nl.sbuf)\n";
+    s << kin << "for j in nl.affine_range(" << NT / NS << "):\n";
+    s << kin << "    " << rhs_var << "[:, j * " << NS << ":(j + 1) * " << NS << "] = nl.load_transpose2d(" << args[ib] << "[" << bi
+      << "n * " << NT << " + j * " << NS << ":n * " << NT << " + (j + 1) * " << NS << ", " << krow << "])\n";
+  }
+  if (cast) s << kin << "rhs = nl.copy(rhs_h, dtype=nl.float32)\n";
+  s << kin << "acc += nl.matmul(" << lhs << ", " << rhs << ", transpose_x=True)\n";
+  s << in << "v = nl.copy(acc, dtype=nl.float32)\n";
+  std::string idx = "[" + bi + mrow + ", " + nrow + "]";
+  if (f.addmm) {
+    std::string C = "px_" + args[0];
+    emit_load(s, C, t.inputs[0].dtype, args[0] + "[" + mrow + ", " + nrow + "]", in);
+    emit_body(s, pro->tl, in);
+    s << in << "v = " << f.beta << " * " << C << " + " << f.alpha << " * v\n";
+  }
+  emit_epilogue_and_store(s, *epi, ev, ov, idx, in);
+  s << "    return out\n";
+  std::string layout = std::string(f.batch ? "per batch, " : "") + "out = " + (f.addmm ? f.beta + " * c + " + f.alpha + " * " : "") +
+                       (f.ta ? "a.T" : "a") + " @ " + (f.tb ? "b.T" : "b") + " in tiles of " + num(*MT) + " x " + num(NT) +
+                       ", K accumulated in chunks of " + num(*KT) + " in a float32 PSUM tile, the left operand reaching TensorE as [K, M]";
+  out.push_back({"fused_axis:matmul", plan_of(layout, *pro, "matmul", *epi), s.str()});
+}
+
+}  // namespace
+
+void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  if (t.outputs.size() != 1 || t.inputs.empty() || args.size() != t.kernel_args().size()) return;
+  // the kernels' own names (loop indices, tiles) must not shadow a parameter
+  static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "v", "acc", "rhs", "lhs_t",
+                                              "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b"};
+  for (const std::string& a : args)
+    if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
+  std::optional<Split> sp = split_reference(t);
+  if (!sp || sp->ref.args[0] != t.inputs[0].name) return;
+  const std::string& x = sp->ref.args[0];
+  if (std::optional<AxisOp> a = parse_axis_line(sp->expr, x)) {
+    add_axis_kernel(t, args, *sp, *a, out);
+  } else if (std::optional<PoolOp> p = parse_pool_line(sp->expr, x)) {
+    add_pool_kernel(t, args, *sp, *p, out);
+  } else {
+    add_matvec_kernels(t, args, *sp, out);
+    if (out.empty())
+      if (std::optional<MatmulForm> m = parse_matmul_line(sp->expr, sp->ref.args)) add_matmul_kernel(t, args, *sp, *m, out);
+  }
+}
+
+}  // namespace nki::train

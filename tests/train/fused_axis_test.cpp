@@ -1,0 +1,236 @@
+// Seed lines of src/train/fused_axis_templates.cpp (reductions and softmax over a non-last axis,
+// pooling with window == stride, matrix-vector and matrix products): each kernel must verify
+// against golden data computed here in C++ from the PyTorch definition of the line.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "agent/tools.h"
+#include "toolchain/agent_glue.h"
+#include "train/templates.h"
+#include "train_fixture.h"
+
+namespace nki::train {
+namespace {
+
+using namespace testing;
+
+std::string reference_with(const std::string& args, const std::vector<std::string>& body) {
+  std::string s = "import math\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+                  "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+                  "    def forward(self, " + args + "):\n";
+  for (const std::string& l : body) s += "        " + l + "\n";
+  return s + "        return y\n";
+}
+
+int64_t prod(const std::vector<int64_t>& s, size_t from, size_t to) {
+  int64_t p = 1;
+  for (size_t i = from; i < to; ++i) p *= s[i];
+  return p;
+}
+
+// f over the A values of axis d (strided), one result per (outer, inner) position.
+using VecFn = std::function<double(const std::vector<double>&)>;
+ReferenceFn axis_ref(size_t d, VecFn f) {
+  return [d, f](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const std::vector<int64_t>& S = t.inputs[0].shape;
+    int64_t outer = prod(S, 0, d), A = S[d], inner = prod(S, d + 1, S.size());
+    std::vector<float> o(static_cast<size_t>(outer * inner));
+    for (int64_t b = 0; b < outer; ++b)
+      for (int64_t j = 0; j < inner; ++j) {
+        std::vector<double> v;
+        for (int64_t a = 0; a < A; ++a) v.push_back(in[0][(b * A + a) * inner + j]);
+        o[b * inner + j] = static_cast<float>(f(v));
+      }
+    return o;
+  };
+}
+
+// softmax (log = false) or log_softmax over axis d.
+ReferenceFn softmax_ref(size_t d, bool log) {
+  return [d, log](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const std::vector<int64_t>& S = t.inputs[0].shape;
+    int64_t outer = prod(S, 0, d), A = S[d], inner = prod(S, d + 1, S.size());
+    std::vector<float> o(in[0].size());
+    for (int64_t b = 0; b < outer; ++b)
+      for (int64_t j = 0; j < inner; ++j) {
+        double m = -std::numeric_limits<double>::infinity(), s = 0;
+        for (int64_t a = 0; a < A; ++a) m = std::max(m, double(in[0][(b * A + a) * inner + j]));
+        for (int64_t a = 0; a < A; ++a) s += std::exp(in[0][(b * A + a) * inner + j] - m);
+        for (int64_t a = 0; a < A; ++a) {
+          double x = in[0][(b * A + a) * inner + j] - m;
+          o[(b * A + a) * inner + j] = static_cast<float>(log ? x - std::log(s) : std::exp(x) / s);
+        }
+      }
+    return o;
+  };
+}
+
+// Window == stride pooling of the last two axes (kh = 1 for 1-D): f over each window.
+ReferenceFn pool_ref(int64_t kh, int64_t kw, bool two_d, VecFn f) {
+  return [=](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const std::vector<int64_t>& S = t.inputs[0].shape;
+    int64_t H = two_d ? S[S.size() - 2] : 1, W = S.back();
+    int64_t lead = static_cast<int64_t>(in[0].size()) / (H * W), Ho = H / kh, Wo = W / kw;
+    std::vector<float> o(static_cast<size_t>(lead * Ho * Wo));
+    for (int64_t l = 0; l < lead; ++l)
+      for (int64_t r = 0; r < Ho; ++r)
+        for (int64_t c = 0; c < Wo; ++c) {
+          std::vector<double> v;
+          for (int64_t i = 0; i < kh; ++i)
+            for (int64_t j = 0; j < kw; ++j) v.push_back(in[0][(l * H + r * kh + i) * W + c * kw + j]);
+          o[(l * Ho + r) * Wo + c] = static_cast<float>(f(v));
+        }
+    return o;
+  };
+}
+
+// out[b, m, n] = sum_k A(b, m, k) * B(b, k, n) for operands stored as given (ta / tb: transposed).
+ReferenceFn matmul_ref(int64_t Bt, int64_t M, int64_t K, int64_t N, bool ta, bool tb) {
+  return [=](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+    std::vector<float> o(static_cast<size_t>(Bt * M * N));
+    for (int64_t b = 0; b < Bt; ++b)
+      for (int64_t m = 0; m < M; ++m)
+        for (int64_t n = 0; n < N; ++n) {
+          double s = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            double a = in[0][b * M * K + (ta ? k * M + m : m * K + k)];
+            double bb = in[1][b * K * N + (tb ? n * K + k : k * N + n)];
+            s += a * bb;
+          }
+          o[(b * M + m) * N + n] = static_cast<float>(s);
+        }
+    return o;
+  };
+}
+
+double vsum(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += x;
+  return s;
+}
+double vmax(const std::vector<double>& v) { return *std::max_element(v.begin(), v.end()); }
+double vstd(const std::vector<double>& v) {
+  double mu = vsum(v) / v.size(), s = 0;
+  for (double x : v) s += (x - mu) * (x - mu);
+  return std::sqrt(s / (v.size() - 1));
+}
+
+struct AxisCase {
+  std::string args;
+  std::vector<std::string> body;
+  std::vector<std::vector<int64_t>> shapes;
+  std::vector<int64_t> out;
+  std::string kind;
+  ReferenceFn ref;
+};
+
+TEST(TrainFusedAxis, SeedLinesVerify) {
+  std::string root = temp_dir("fused_axis");
+  std::vector<AxisCase> cases = {
+      // reductions over axis 1 (rows = the leading axis), axis 0 (rows = the middle axis), and
+      // axis 1 of NCHW (a batch loop over rows of H)
+      {"a", {"y = torch.amax(a, dim=1)"}, {{3, 24, 64}}, {3, 64}, "fused_axis:reduce", axis_ref(1, vmax)},
+      {"a", {"y = torch.sum(a, dim=0)"}, {{4, 200, 32}}, {200, 32}, "fused_axis:reduce", axis_ref(0, vsum)},
+      {"a", {"y = torch.std(a, dim=1)"}, {{2, 6, 20, 16}}, {2, 20, 16}, "fused_axis:reduce", axis_ref(1, vstd)},
+      {"a",
+       {"y = torch.logsumexp(a, dim=0)"},
+       {{3, 40, 32}},
+       {40, 32},
+       "fused_axis:reduce",
+       axis_ref(0, [](const std::vector<double>& v) {
+         double m = vmax(v), s = 0;
+         for (double x : v) s += std::exp(x - m);
+         return m + std::log(s);
+       })},
+      // a prologue on every slice and an epilogue on the reduced rows
+      {"a",
+       {"a = torch.relu(a)", "y = torch.mean(a, dim=1, keepdim=True)", "y = y * 0.5"},
+       {{2, 5, 48}},
+       {2, 1, 48},
+       "fused_axis:reduce",
+       axis_ref(1, [](const std::vector<double>& v) {
+         double s = 0;
+         for (double x : v) s += std::max(x, 0.0);
+         return 0.5 * s / v.size();
+       })},
+      // softmax over the first axis of a 2-D input (one-row tiles) and over axis 1
+      {"a", {"y = torch.softmax(a, dim=0)"}, {{50, 48}}, {50, 48}, "fused_axis:softmax", softmax_ref(0, false)},
+      {"a", {"y = torch.log_softmax(a, dim=1)"}, {{2, 12, 40}}, {2, 12, 40}, "fused_axis:softmax", softmax_ref(1, true)},
+      // pooling: 2x2 max, 1-D average of 4, global average (the whole free axis), LP (p = 2)
+      {"a", {"y = F.max_pool2d(a, 2)"}, {{2, 4, 16, 16}}, {2, 4, 8, 8}, "fused_axis:pool", pool_ref(2, 2, true, vmax)},
+      {"a",
+       {"y = F.avg_pool1d(a, 4)"},
+       {{2, 8, 64}},
+       {2, 8, 16},
+       "fused_axis:pool",
+       pool_ref(1, 4, false, [](const std::vector<double>& v) { return vsum(v) / v.size(); })},
+      {"a",
+       {"y = F.adaptive_avg_pool2d(a, 1)"},
+       {{2, 4, 8, 8}},
+       {2, 4, 1, 1},
+       "fused_axis:pool",
+       pool_ref(8, 8, true, [](const std::vector<double>& v) { return vsum(v) / v.size(); })},
+      {"a",
+       {"y = F.lp_pool2d(a, 2.0, 2)"},
+       {{2, 4, 8, 12}},
+       {2, 4, 4, 6},
+       "fused_axis:pool",
+       pool_ref(2, 2, true, [](const std::vector<double>& v) {
+         double s = 0;
+         for (double x : v) s += x * x;
+         return std::sqrt(s);
+       })},
+      // matrix-vector and matrix products
+      {"a, b", {"y = torch.matmul(a, b)"}, {{200, 64}, {64, 1}}, {200, 1}, "fused_axis:matvec", matmul_ref(1, 200, 64, 1, false, false)},
+      {"a, b", {"y = a @ b"}, {{64}, {64, 48}}, {48}, "fused_axis:vecmat", matmul_ref(1, 1, 64, 48, false, false)},
+      {"a, b", {"y = torch.outer(a, b)"}, {{100}, {48}}, {100, 48}, "fused_axis:outer", matmul_ref(1, 100, 1, 48, false, false)},
+      {"a, b", {"y = a @ b"}, {{100, 256}, {256, 48}}, {100, 48}, "fused_axis:matmul", matmul_ref(1, 100, 256, 48, false, false)},
+      {"a, b", {"y = torch.matmul(a.T, b.T)"}, {{64, 40}, {48, 64}}, {40, 48}, "fused_axis:matmul", matmul_ref(1, 40, 64, 48, true, true)},
+      {"a, b",
+       {"y = torch.bmm(a, b.transpose(1, 2))"},
+       {{2, 32, 16}, {2, 24, 16}},
+       {2, 32, 24},
+       "fused_axis:matmul",
+       matmul_ref(2, 32, 16, 24, false, true)},
+  };
+  int id = 0;
+  for (const AxisCase& c : cases) {
+    std::string what = c.body[c.body.size() > 1 ? 1 : 0];
+    TaskSpec t = load_task(write_task(root, "t" + std::to_string(id++), "synth_axis", c.shapes, c.out, reference_with(c.args, c.body)));
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    ASSERT_FALSE(k.empty()) << what;
+    EXPECT_EQ(k[0].name, c.kind) << what;
+    Verdict v = check_reverify(k[0].code, t, in_process(golden_of(c.ref), 1));
+    EXPECT_FALSE(v) << what << ": " << (v ? v->message : "") << "\n" << k[0].code;
+  }
+}
+
+TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
+  std::string root = temp_dir("fused_axis_miss");
+  struct Miss {
+    std::string line;
+    std::vector<int64_t> in, out;
+  };
+  std::vector<Miss> misses = {
+      // overlapping windows with padding (window != stride): not a plain strided view
+      {"F.max_pool1d(a, 3, stride=2, padding=1)", {2, 8, 64}, {2, 8, 32}},
+      // an extent the window does not divide (floor mode drops the tail)
+      {"F.avg_pool2d(a, 4)", {2, 4, 14, 14}, {2, 4, 3, 3}},
+      // cumulative, not a reduction
+      {"torch.cumsum(a, dim=0)", {4, 200, 32}, {4, 200, 32}},
+      // an index output
+      {"torch.argmax(a, dim=0)", {4, 200, 32}, {200, 32}},
+  };
+  int id = 0;
+  for (const Miss& m : misses) {
+    TaskSpec t = load_task(write_task(root, "m" + std::to_string(id++), "synth_axis", {m.in}, m.out, reference_with("a", {"y = " + m.line})));
+    for (const TemplateKernel& k : template_candidates(t, agent::task_arg_names(toolchain::task_info(t))))
+      EXPECT_NE(k.name.rfind("fused_axis", 0), 0u) << m.line << "\n" << k.code;
+  }
+}
+
+}  // namespace
+}  // namespace nki::train
