@@ -385,17 +385,21 @@ void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pooling with window == stride (no padding): every output row of the [lead * Ho, Wo] view
-// reads kh whole input rows, which are contiguous, so one [P, kh * W] load per tile holds all
-// windows; window element (i, j) of every output column is the strided slice
-// [:, i*W + j :: kw]. Global pools (Wo == 1) reduce the whole free axis.
+// Pooling: along H the window equals the stride (no padding), so every output row of the
+// [lead * Ho, Wo] view reads kh whole input rows, which are contiguous: one [P, kh * W] load
+// per tile holds all its windows. Along W (the only axis of a 1-D pool) any stride and
+// padding: window element (i, j) of output columns lo..hi is the strided slice
+// [:, i*W + sw*lo + j - pw :: sw] of the tile, columns whose element falls in the padding
+// skip it (max pooling pads with -inf, average pooling counts the padding, as torch's
+// count_include_pad=True). Global pools (Wo == 1, whole rows) reduce the free axis.
 
 struct PoolOp {
   std::string op;  // max avg lp2
   bool two_d = true;
   int64_t kh = 1, kw = 1;
-  int64_t adaptive = 0;  // output extent of an adaptive pool (per axis)
-  bool mean_hw = false;  // x.mean(dim=(2, 3))
+  int64_t sw = 0, pw = 0;  // stride (0: the window) and padding along W
+  int64_t adaptive = 0;    // output extent of an adaptive pool (per axis)
+  bool mean_hw = false;    // x.mean(dim=(2, 3))
 };
 
 std::optional<PoolOp> parse_pool_line(const std::string& e, const std::string& x) {
@@ -407,6 +411,12 @@ std::optional<PoolOp> parse_pool_line(const std::string& e, const std::string& x
     p.two_d = m[2].str() == "2";
     p.kw = std::stoll(m[3].str());
     p.kh = p.two_d ? p.kw : 1;
+  } else if (std::regex_match(e, m, std::regex("F\\.(max|avg)_pool1d\\(" + X + ", " + K + ", stride=" + K + "(?:, padding=" + K + ")?\\)"))) {
+    p.op = m[1].str();
+    p.two_d = false;
+    p.kw = std::stoll(m[2].str());
+    p.sw = std::stoll(m[3].str());
+    p.pw = m[4].matched ? std::stoll(m[4].str()) : 0;
   } else if (std::regex_match(e, m, std::regex("F\\.(max|avg)_pool2d\\(" + X + ", \\(" + K + ", " + K + "\\)\\)"))) {
     p.op = m[1].str();
     p.kh = std::stoll(m[2].str());
@@ -445,8 +455,11 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
     p.kh = p.two_d ? H / p.adaptive : 1;
     p.kw = W / p.adaptive;
   }
-  if (p.kh < 1 || p.kw < 1 || H % p.kh || W % p.kw || p.kh * p.kw < 2) return;
-  int64_t Ho = H / p.kh, Wo = W / p.kw;
+  if (p.sw == 0) p.sw = p.kw;
+  // torch: padding at most half the window; floor division drops a ragged tail along W
+  if (p.kh < 1 || p.kw < 1 || H % p.kh || p.kh * p.kw < 2 || 2 * p.pw > p.kw || W + 2 * p.pw < p.kw) return;
+  if (p.pw > 0 && p.op != "max" && p.op != "avg") return;
+  int64_t Ho = H / p.kh, Wo = (W + 2 * p.pw - p.kw) / p.sw + 1;
   std::vector<int64_t> want(S.begin(), S.begin() + lead_axes);
   if (!p.mean_hw) {
     if (p.two_d) want.push_back(Ho);
@@ -455,15 +468,34 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   const TensorSpec& o = t.outputs[0];
   if (o.shape != want || !is_float(o.dtype)) return;
   int64_t R = lead * Ho, F = p.kh * W;
-  if (F > 4096 || (Wo > 1 && p.kh * p.kw > 64)) return;
+  bool whole_rows = Wo == 1 && p.kw == W && p.pw == 0;  // every window is a whole tile row
+  if (F > 4096 || (!whole_rows && p.kh * p.kw > 64)) return;
   std::optional<int64_t> P = tile_rows(R);
   if (!P) return;
-  // The tile's free axis holds kh input rows: only element-wise prologue lines.
-  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, W, false), W, true);
+  // The tile's free axis is one input row only for a 1-D pool: otherwise element-wise prologues.
+  bool in_rows = p.kh == 1;
+  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, W, in_rows), W, !in_rows);
   if (!pro) return;
   bool out_rows = !o.shape.empty() && o.shape.back() == Wo;  // the output's last axis is the free axis
   std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, 1, Wo, out_rows), Wo, !out_rows);
   if (!epi) return;
+  // Output columns lo..hi whose window element j along W falls inside the row (not the padding).
+  struct Part {
+    int64_t lo, hi, start;
+  };
+  std::vector<Part> parts;
+  for (int64_t j = 0; j < p.kw; ++j) {
+    int64_t lo = 0;
+    while (lo < Wo && p.sw * lo + j - p.pw < 0) ++lo;
+    int64_t hi = Wo - 1;
+    while (hi >= lo && p.sw * hi + j - p.pw > W - 1) --hi;
+    if (hi < lo) continue;
+    parts.push_back({lo, hi, p.sw * lo + j - p.pw});
+  }
+  size_t full = parts.size();
+  for (size_t q = 0; q < parts.size() && full == parts.size(); ++q)
+    if (parts[q].lo == 0 && parts[q].hi == Wo - 1) full = q;
+  if (!whole_rows && full == parts.size()) return;  // no element every window has
 
   std::ostringstream s;
   s << kHeader << signature(args);
@@ -472,7 +504,7 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   std::string xv = view_of(s, args[0], S, {R, F});
   std::string ov = view_of(s, "out", o.shape, ov_shape);
   std::map<std::string, std::string> ev = epilogue_views(s, *epi, ov_shape);
-  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, F, "    ");
+  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, W, "    ");
   lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, Wo, "    ");
   s << "    for i in nl.affine_range(" << R / *P << "):\n";
   const std::string ind = "        ", X = "px_" + args[0], idx = "[" + span("i", *P) + ", :]";
@@ -480,21 +512,25 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   emit_body(s, pro->tl, ind);
   int64_t win = p.kh * p.kw;
   std::string inv = "(1.0 / " + num(win) + ")";
-  if (Wo == 1) {
+  if (whole_rows) {
     if (p.op == "max") s << ind << "v = nl.max(" << X << ", axis=1, keepdims=True)\n";
     else if (p.op == "avg") s << ind << "v = nl.sum(" << X << ", axis=1, keepdims=True) * " << inv << "\n";
     else s << ind << "v = nl.sqrt(nl.sum(" << X << " * " << X << ", axis=1, keepdims=True))\n";
   } else {
-    bool first = true;
+    std::string fn = p.op == "max" ? "nl.maximum" : "nl.add";
+    auto slice_of = [&](const Part& q, int64_t i) {
+      std::string sl = X + "[:, " + num(i * W + q.start) + ":" + num(i * W + q.start + (q.hi - q.lo) * p.sw + 1) + ":" + num(p.sw) + "]";
+      return p.op == "lp2" ? sl + " * " + sl : sl;
+    };
+    s << ind << "v = nl.ndarray((" << *P << ", " << Wo << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+    s << ind << "v[...] = nl.copy(" << slice_of(parts[full], 0) << ")\n";
     for (int64_t i = 0; i < p.kh; ++i)
-      for (int64_t j = 0; j < p.kw; ++j) {
-        int64_t start = i * W + j, stop = start + (Wo - 1) * p.kw + 1;
-        std::string sl = X + "[:, " + num(start) + ":" + num(stop) + ":" + num(p.kw) + "]";
-        std::string term = p.op == "lp2" ? sl + " * " + sl : sl;
-        if (first) s << ind << "v = " << (p.op == "max" ? sl : term) << "\n";
-        else if (p.op == "max") s << ind << "v = nl.maximum(v, " << sl << ")\n";
-        else s << ind << "v = v + " << term << "\n";
-        first = false;
+      for (size_t q = 0; q < parts.size(); ++q) {
+        if (i == 0 && q == full) continue;
+        const Part& pt = parts[q];
+        std::string cols = pt.lo == 0 && pt.hi == Wo - 1 ? "" : "[:, " + num(pt.lo) + ":" + num(pt.hi + 1) + "]";
+        std::string dst = cols.empty() ? "v[...]" : "v" + cols;
+        s << ind << dst << " = " << fn << "(v" << cols << ", " << slice_of(pt, i) << ")\n";
       }
     if (p.op == "avg") s << ind << "v = v * " << inv << "\n";
     if (p.op == "lp2") s << ind << "v = nl.sqrt(v)\n";
@@ -503,8 +539,9 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   s << "    return out\n";
   std::string layout = "x is viewed as [" + num(R) + ", " + num(F) + "] (each output row's " + num(p.kh) +
                        " input rows, contiguous, on one partition) in tiles of " + num(*P) + " rows; the " + num(win) +
-                       " elements of every window are " + (Wo == 1 ? "the whole free axis" : "strided slices of the tile");
-  std::string name = std::string(p.op == "lp2" ? "lp" : p.op) + " pool " + num(p.kh) + "x" + num(p.kw);
+                       " elements of every window are " + (whole_rows ? "the whole free axis" : "strided slices of the tile");
+  std::string name = std::string(p.op == "lp2" ? "lp" : p.op) + " pool " + num(p.kh) + "x" + num(p.kw) +
+                     (p.sw != p.kw || p.pw ? " stride " + num(p.sw) + " padding " + num(p.pw) : "");
   out.push_back({"fused_axis:pool", plan_of(layout, *pro, name, *epi), s.str()});
 }
 
@@ -640,7 +677,7 @@ std::optional<MatmulForm> parse_matmul_line(const std::string& e, const std::vec
   if (a.size() < 2) return std::nullopt;
   auto is = [&](const std::string& l, const std::string& r) { return e == "torch.matmul(" + l + ", " + r + ")" || e == l + " @ " + r; };
   MatmulForm f;
-  if (is(a[0], a[1])) {
+  if (is(a[0], a[1]) || e == "torch.einsum('bijl,lk->bijk', " + a[0] + ", " + a[1] + ")") {
   } else if (is(a[0] + ".T", a[1])) {
     f.ta = true;
   } else if (is(a[0], a[1] + ".T")) {
@@ -768,13 +805,64 @@ void add_matmul_kernel(const TaskSpec& t, const std::vector<std::string>& args, 
   out.push_back({"fused_axis:matmul", plan_of(layout, *pro, "matmul", *epi), s.str()});
 }
 
+
+// torch.linalg.multi_dot([a, b, c]) = (a @ b) @ c: per [MT, NT] output tile, each [JT, MT]
+// block of (a @ b)^T = b^T a^T comes out of TensorE already transposed (b's [K, JT] chunk as
+// the stationary operand, a loaded transposed), which is the stationary operand of the second
+// product: acc += block^T @ c[JT, NT]. The intermediate stays float32 (torch rounds it to the
+// input dtype; within the tolerance of the half-precision dtypes).
+void add_chain_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, std::vector<TemplateKernel>& out) {
+  const std::vector<std::string>& a = sp.ref.args;
+  if (a.size() < 3 || sp.body != 0 || sp.expr != "torch.linalg.multi_dot([" + a[0] + ", " + a[1] + ", " + a[2] + "])") return;
+  const TensorSpec &A = t.inputs[0], &B = t.inputs[1], &Cm = t.inputs[2];
+  const TensorSpec& o = t.outputs[0];
+  if (A.shape.size() != 2 || B.shape.size() != 2 || Cm.shape.size() != 2) return;
+  int64_t M = A.shape[0], K = A.shape[1], J = B.shape[1], N = Cm.shape[1];
+  if (B.shape[0] != K || Cm.shape[0] != J || o.shape != std::vector<int64_t>{M, N}) return;
+  if (!is_float(A.dtype) || A.dtype != B.dtype || !is_float(Cm.dtype) || !is_float(o.dtype)) return;
+  std::optional<int64_t> MT = tile_rows(M), KT = tile_rows(K), JT = tile_rows(J);
+  if (!MT || !KT || !JT) return;
+  std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, 3, N, true), N, false);
+  if (!epi) return;
+  int64_t NT = has_row_op(epi->tl) ? N : divisor_at_most(N, 512);
+  if (NT > 512 || (NT < 8 && NT != N)) return;
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, {M, N});
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *MT, NT, "    ");
+  std::string mrow = span("m", *MT), nrow = span("n", NT), krow = span("k", *KT), jrow = span("j", *JT);
+  s << "    for m in nl.affine_range(" << M / *MT << "):\n";
+  s << "        for n in nl.affine_range(" << N / NT << "):\n";
+  s << "            acc = nl.zeros((" << *MT << ", " << NT << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "            for j in nl.affine_range(" << J / *JT << "):\n";
+  s << "                ab_t = nl.zeros((" << *JT << ", " << *MT << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << "                for k in nl.affine_range(" << K / *KT << "):\n";
+  s << "                    lhs_t = nl.load_transpose2d(" << args[0] << "[" << mrow << ", " << krow << "])\n";
+  s << "                    b_kj = nl.load(" << args[1] << "[" << krow << ", " << jrow << "])\n";
+  s << "                    ab_t += nl.matmul(b_kj, lhs_t, transpose_x=True)\n";
+  s << "                ab_s = nl.copy(ab_t, dtype=nl.float32)\n";
+  emit_load(s, "c_jn", Cm.dtype == DType::Float32 ? DType::Float32 : Cm.dtype, args[2] + "[" + jrow + ", " + nrow + "]",
+            "                ");
+  s << "                acc += nl.matmul(ab_s, c_jn, transpose_x=True)\n";
+  s << "            v = nl.copy(acc, dtype=nl.float32)\n";
+  emit_epilogue_and_store(s, *epi, ev, "out", "[" + mrow + ", " + nrow + "]", "            ");
+  s << "    return out\n";
+  std::string layout = "(a @ b) @ c in [" + num(*MT) + ", " + num(NT) + "] output tiles: blocks of (a @ b)^T [" + num(*JT) + ", " +
+                       num(*MT) + "] accumulated over K in chunks of " + num(*KT) +
+                       " in PSUM, copied to SBUF in float32, then contracted with c's rows in a second PSUM tile";
+  Lines none;
+  out.push_back({"fused_axis:matmul_chain", plan_of(layout, none, "multi_dot", *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || args.size() != t.kernel_args().size()) return;
   // the kernels' own names (loop indices, tiles) must not shadow a parameter
   static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "v", "acc", "rhs", "lhs_t",
-                                              "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b"};
+                                              "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b",
+                                              "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
@@ -788,6 +876,7 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
     add_matvec_kernels(t, args, *sp, out);
     if (out.empty())
       if (std::optional<MatmulForm> m = parse_matmul_line(sp->expr, sp->ref.args)) add_matmul_kernel(t, args, *sp, *m, out);
+    if (out.empty()) add_chain_kernel(t, args, *sp, out);
   }
 }
 

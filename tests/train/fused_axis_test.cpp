@@ -183,6 +183,23 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
          for (double x : v) s += x * x;
          return std::sqrt(s);
        })},
+      // 1-D max pooling with stride 2 and padding 1 (overlapping windows, -inf padding)
+      {"a",
+       {"y = F.max_pool1d(a, 3, stride=2, padding=1)"},
+       {{2, 8, 50}},
+       {2, 8, 25},
+       "fused_axis:pool",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o;
+         for (int64_t r = 0; r < 16; ++r)
+           for (int64_t c = 0; c < 25; ++c) {
+             float m = -std::numeric_limits<float>::infinity();
+             for (int64_t j = 2 * c - 1; j <= 2 * c + 1; ++j)
+               if (j >= 0 && j < 50) m = std::max(m, in[0][r * 50 + j]);
+             o.push_back(m);
+           }
+         return o;
+       }},
       // matrix-vector and matrix products
       {"a, b", {"y = torch.matmul(a, b)"}, {{200, 64}, {64, 1}}, {200, 1}, "fused_axis:matvec", matmul_ref(1, 200, 64, 1, false, false)},
       {"a, b", {"y = a @ b"}, {{64}, {64, 48}}, {48}, "fused_axis:vecmat", matmul_ref(1, 1, 64, 48, false, false)},
@@ -195,6 +212,25 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
        {2, 32, 24},
        "fused_axis:matmul",
        matmul_ref(2, 32, 16, 24, false, true)},
+      {"a, b, c",
+       {"y = torch.linalg.multi_dot([a, b, c])"},
+       {{64, 48}, {48, 40}, {40, 32}},
+       {64, 32},
+       "fused_axis:matmul_chain",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<double> ab(64 * 40, 0.0);
+         for (int m = 0; m < 64; ++m)
+           for (int j = 0; j < 40; ++j)
+             for (int k = 0; k < 48; ++k) ab[m * 40 + j] += double(in[0][m * 48 + k]) * in[1][k * 40 + j];
+         std::vector<float> o(64 * 32);
+         for (int m = 0; m < 64; ++m)
+           for (int n = 0; n < 32; ++n) {
+             double s = 0;
+             for (int j = 0; j < 40; ++j) s += ab[m * 40 + j] * in[2][j * 32 + n];
+             o[m * 32 + n] = static_cast<float>(s);
+           }
+         return o;
+       }},
   };
   int id = 0;
   for (const AxisCase& c : cases) {
@@ -215,8 +251,8 @@ TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
     std::vector<int64_t> in, out;
   };
   std::vector<Miss> misses = {
-      // overlapping windows with padding (window != stride): not a plain strided view
-      {"F.max_pool1d(a, 3, stride=2, padding=1)", {2, 8, 64}, {2, 8, 32}},
+      // 2-D windows overlapping along H (stride < window): not rows of one tile
+      {"F.max_pool2d(a, 3, stride=2)", {2, 4, 17, 17}, {2, 4, 8, 8}},
       // an extent the window does not divide (floor mode drops the tail)
       {"F.avg_pool2d(a, 4)", {2, 4, 14, 14}, {2, 4, 3, 3}},
       // cumulative, not a reduction
