@@ -860,7 +860,7 @@ void add_chain_kernel(const TaskSpec& t, const std::vector<std::string>& args, c
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || args.size() != t.kernel_args().size()) return;
   // the kernels' own names (loop indices, tiles) must not shadow a parameter
-  static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "v", "acc", "rhs", "lhs_t",
+  static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "acc", "rhs", "lhs_t",
                                               "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b",
                                               "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn"};
   for (const std::string& a : args)
@@ -868,6 +868,12 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
   std::optional<Split> sp = split_reference(t);
   if (!sp || sp->ref.args[0] != t.inputs[0].name) return;
   const std::string& x = sp->ref.args[0];
+  // `v` is the running value of every kernel here; the matrix-vector kernels read a parameter
+  // named v only before their loop (matvec's and vecmat's vector), the others not at all.
+  if (std::find(args.begin(), args.end(), "v") != args.end()) {
+    add_matvec_kernels(t, args, *sp, out);
+    return;
+  }
   if (std::optional<AxisOp> a = parse_axis_line(sp->expr, x)) {
     add_axis_kernel(t, args, *sp, *a, out);
   } else if (std::optional<PoolOp> p = parse_pool_line(sp->expr, x)) {
