@@ -855,6 +855,78 @@ void add_chain_kernel(const TaskSpec& t, const std::vector<std::string>& args, c
   out.push_back({"fused_axis:matmul_chain", plan_of(layout, none, "multi_dot", *epi), s.str()});
 }
 
+
+// Dense mixture of experts (g = softmax(x @ Wg.T), y[r, o] = sum_e g[r, e] * (x @ E_e.T)[r, o]):
+// the gate and every expert share the stationary x^T [T, P], so each row tile takes two
+// matmuls, the gate logits [P, E] and all experts at once [P, E * O] against the experts
+// loaded transposed side by side once before the loop; the mixture is E column-scaled adds.
+void add_moe_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.size() != 1 || t.inputs.size() != 1 || ref->lines.size() < 3) return;
+  static const std::regex gate_line(R"(^g = torch\.softmax\(self\.(\w+)\((\w+)\), dim=-1\)$)");
+  static const std::regex mix_line(R"(^h = torch\.einsum\('rt,eot->reo', (\w+), self\.(\w+)\)$)");
+  std::smatch gm, mm;
+  const std::string& x = ref->args[0];
+  if (!std::regex_match(ref->lines[0], gm, gate_line) || !std::regex_match(ref->lines[1], mm, mix_line) ||
+      ref->lines[2] != "y = torch.einsum('re,reo->ro', g, h)" || gm[2].str() != x || mm[1].str() != x)
+    return;
+  auto mod = ref->modules.find(gm[1].str());
+  if (mod == ref->modules.end() || mod->second.type != "Linear" || mod->second.bias) return;
+  for (const auto& [name, m] : ref->modules)
+    if (name != gm[1].str()) return;  // the gate is the only module
+  std::vector<TensorSpec> all = t.kernel_args();
+  int gi = -1, ei = -1;
+  for (size_t i = 1; i < all.size(); ++i) {
+    if (all[i].name == gm[1].str() + ".weight") gi = static_cast<int>(i);
+    else if (all[i].name == mm[2].str()) ei = static_cast<int>(i);
+  }
+  const TensorSpec& X = t.inputs[0];
+  const TensorSpec& o = t.outputs[0];
+  if (gi < 0 || ei < 0 || X.shape.size() != 2 || all[ei].shape.size() != 3 || all[gi].shape.size() != 2) return;
+  int64_t R = X.shape[0], T = X.shape[1], E = all[ei].shape[0], O = all[ei].shape[1];
+  if (all[ei].shape[2] != T || all[gi].shape != std::vector<int64_t>{E, T} || o.shape != std::vector<int64_t>{R, O}) return;
+  if (T > 128 || O > 128 || E * O > 512 || E < 1) return;
+  if (!is_float(X.dtype) || all[ei].dtype != X.dtype || all[gi].dtype != X.dtype || !is_float(o.dtype)) return;
+  std::optional<int64_t> P = tile_rows(R);
+  if (!P) return;
+  Split sp{*ref, 2, ref->lines[2].substr(4)};
+  std::map<std::string, Operand> eops = epilogue_ops(t, args, 1, O, true);
+  eops.erase(all[gi].name);
+  eops.erase(all[ei].name);
+  std::optional<Lines> epi = epilogue_of(sp, eops, O, false);
+  if (!epi) return;
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, {R, O});
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, O, "    ");
+  s << "    wg_t = nl.load_transpose2d(" << args[gi] << ")\n";
+  s << "    ex_t = nl.ndarray((" << T << ", " << E * O << "), dtype=" << nl_dtype(X.dtype) << ", buffer=nl.sbuf)\n";
+  s << "    for e in nl.affine_range(" << E << "):\n";
+  s << "        ex_t[:, e * " << O << ":(e + 1) * " << O << "] = nl.load_transpose2d(" << args[ei] << "[e])\n";
+  s << "    for i in nl.affine_range(" << R / *P << "):\n";
+  std::string ind = "        ", idx = "[" + span("i", *P) + ", :]";
+  s << ind << "x_t = nl.load_transpose2d(" << args[0] << idx << ")\n";
+  s << ind << "lg_ps = nl.zeros((" << *P << ", " << E << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "lg_ps += nl.matmul(x_t, wg_t, transpose_x=True)\n";
+  s << ind << "lg = nl.copy(lg_ps, dtype=nl.float32)\n";
+  s << ind << "ge = nl.exp(lg - nl.max(lg, axis=1, keepdims=True))\n";
+  s << ind << "g = ge / nl.sum(ge, axis=1, keepdims=True)\n";
+  s << ind << "h_ps = nl.zeros((" << *P << ", " << E * O << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "h_ps += nl.matmul(x_t, ex_t, transpose_x=True)\n";
+  s << ind << "h = nl.copy(h_ps, dtype=nl.float32)\n";
+  s << ind << "v = h[:, 0:" << O << "] * g[:, 0:1]\n";
+  for (int64_t e = 1; e < E; ++e)
+    s << ind << "v = v + h[:, " << e * O << ":" << (e + 1) * O << "] * g[:, " << e << ":" << e + 1 << "]\n";
+  emit_epilogue_and_store(s, *epi, ev, "out", idx, ind);
+  s << "    return out\n";
+  std::string layout = "x in tiles of " + num(*P) + " rows, loaded transposed ([" + num(T) +
+                       ", P], the stationary operand of both matmuls): gate logits [P, " + num(E) + "] and the " + num(E) +
+                       " experts at once [P, " + num(E * O) + "] against the experts loaded transposed once";
+  Lines none;
+  out.push_back({"fused_axis:moe", plan_of(layout, none, "softmax gate, experts, weighted sum", *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -862,11 +934,16 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
   // the kernels' own names (loop indices, tiles) must not shadow a parameter
   static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "acc", "rhs", "lhs_t",
                                               "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b",
-                                              "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn"};
+                                              "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn", "e", "wg_t", "ex_t",
+                                              "x_t", "lg_ps", "lg", "ge", "g", "h_ps", "h"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
-  if (!sp || sp->ref.args[0] != t.inputs[0].name) return;
+  if (!sp) {
+    add_moe_kernel(t, args, out);  // the only form here with an nn.Linear
+    return;
+  }
+  if (sp->ref.args[0] != t.inputs[0].name) return;
   const std::string& x = sp->ref.args[0];
   // `v` is the running value of every kernel here; the matrix-vector kernels read a parameter
   // named v only before their loop (matvec's and vecmat's vector), the others not at all.
