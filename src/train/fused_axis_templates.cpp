@@ -1,6 +1,7 @@
 #include "train/fused_axis_templates.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <numeric>
@@ -66,6 +67,21 @@ std::string regex_quoted(const std::string& s) {
     r += c;
   }
   return r;
+}
+
+// 1 / sqrt(d) written out to full double precision.
+std::string fmt_scale(int64_t d) {
+  std::ostringstream o;
+  o.precision(17);
+  o << 1.0 / std::sqrt(static_cast<double>(d));
+  return o.str();
+}
+
+// Whether a kernel parameter is named like one of a generator's loop indices or tiles.
+bool clashes(const std::vector<std::string>& args, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (std::find(args.begin(), args.end(), n) != args.end()) return true;
+  return false;
 }
 
 bool has_row_op(const Translation& t) {
@@ -553,7 +569,7 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
 
 void add_matvec_kernels(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp,
                         std::vector<TemplateKernel>& out) {
-  if (t.inputs.size() < 2) return;
+  if (t.inputs.size() < 2 || clashes(args, {"k"})) return;
   const std::string& a0 = sp.ref.args[0];
   const std::string& a1 = sp.ref.args[1];
   const TensorSpec& x0 = t.inputs[0];
@@ -703,6 +719,7 @@ std::optional<MatmulForm> parse_matmul_line(const std::string& e, const std::vec
 
 void add_matmul_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, const MatmulForm& f,
                        std::vector<TemplateKernel>& out) {
+  if (clashes(args, {"m", "n", "k", "j"})) return;
   size_t ia = f.addmm ? 1 : 0, ib = ia + 1;
   if (t.inputs.size() <= ib) return;
   const TensorSpec& A = t.inputs[ia];
@@ -814,6 +831,7 @@ void add_matmul_kernel(const TaskSpec& t, const std::vector<std::string>& args, 
 void add_chain_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp, std::vector<TemplateKernel>& out) {
   const std::vector<std::string>& a = sp.ref.args;
   if (a.size() < 3 || sp.body != 0 || sp.expr != "torch.linalg.multi_dot([" + a[0] + ", " + a[1] + ", " + a[2] + "])") return;
+  if (clashes(args, {"m", "n", "k", "j"})) return;
   const TensorSpec &A = t.inputs[0], &B = t.inputs[1], &Cm = t.inputs[2];
   const TensorSpec& o = t.outputs[0];
   if (A.shape.size() != 2 || B.shape.size() != 2 || Cm.shape.size() != 2) return;
@@ -863,6 +881,7 @@ void add_chain_kernel(const TaskSpec& t, const std::vector<std::string>& args, c
 void add_moe_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   std::optional<Reference> ref = lines::read_reference(t.dir);
   if (!ref || ref->args.size() != 1 || t.inputs.size() != 1 || ref->lines.size() < 3) return;
+  if (clashes(args, {"e", "g", "h"})) return;
   static const std::regex gate_line(R"(^g = torch\.softmax\(self\.(\w+)\((\w+)\), dim=-1\)$)");
   static const std::regex mix_line(R"(^h = torch\.einsum\('rt,eot->reo', (\w+), self\.(\w+)\)$)");
   std::smatch gm, mm;
@@ -927,15 +946,145 @@ void add_moe_kernel(const TaskSpec& t, const std::vector<std::string>& args, std
   out.push_back({"fused_axis:moe", plan_of(layout, none, "softmax gate, experts, weighted sum", *epi), s.str()});
 }
 
+
+// softmax(scores) @ v without a mask: scores = s itself (softmax(s) @ v), q @ k^T scaled by
+// 1/sqrt(D) (plus an [S, S2] bias), or q^T @ k of transposed storage. Per batch(-head) g and
+// tile of queries: the scores [ST, S2] in one PSUM tile (S2 <= 512), a float32 row softmax
+// (not yet divided), then P @ v over key blocks of <= 128 with P transposed on TensorE
+// (nl.transpose), and the division by the row sums on the [ST, Dv] result.
+void add_attention_kernel(const TaskSpec& t, const std::vector<std::string>& args, const Split& sp,
+                          std::vector<TemplateKernel>& out) {
+  static const std::regex plain(R"(^torch\.softmax\((\w+), dim=-1\) @ (\w+)$)");
+  static const std::regex qk(
+      R"(^torch\.softmax\((\w+) @ (\w+)\.transpose\(-2, -1\) / math\.sqrt\((\w+)\.shape\[-1\]\)(?: \+ (\w+))?, dim=-1\) @ (\w+)$)");
+  static const std::regex qk_mul(
+      R"(^torch\.softmax\(torch\.matmul\((\w+), (\w+)\.transpose\(-2, -1\)\) \* \(1\.0 / math\.sqrt\((\w+)\.shape\[-1\]\)\), dim=-1\) @ (\w+)$)");
+  static const std::regex qt_k(R"(^torch\.softmax\((\w+)\.transpose\(-2, -1\) @ (\w+) / math\.sqrt\((\w+)\.shape\[-2\]\), dim=-1\) @ (\w+)$)");
+  std::smatch m;
+  std::string qn, kn, vn, bn;
+  bool given = false, q_t_stored = false;
+  if (std::regex_match(sp.expr, m, plain)) {
+    given = true;
+    qn = m[1].str();
+    vn = m[2].str();
+  } else if (std::regex_match(sp.expr, m, qk) && m[1].str() == m[3].str()) {
+    qn = m[1].str(), kn = m[2].str(), bn = m[4].matched ? m[4].str() : "", vn = m[5].str();
+  } else if (std::regex_match(sp.expr, m, qk_mul) && m[1].str() == m[3].str()) {
+    qn = m[1].str(), kn = m[2].str(), vn = m[4].str();
+  } else if (std::regex_match(sp.expr, m, qt_k) && m[1].str() == m[3].str()) {
+    qn = m[1].str(), kn = m[2].str(), vn = m[4].str();
+    q_t_stored = true;
+  } else {
+    return;
+  }
+  const std::vector<std::string>& ra = sp.ref.args;
+  auto index_of = [&](const std::string& n) {
+    auto it = std::find(ra.begin(), ra.end(), n);
+    return it == ra.end() ? -1 : static_cast<int>(it - ra.begin());
+  };
+  int iq = index_of(qn), ik = given ? -1 : index_of(kn), iv = index_of(vn), ib = bn.empty() ? -1 : index_of(bn);
+  // the seed's inputs come first, in the order of the line
+  std::vector<int> seed = {iq};
+  if (!given) seed.push_back(ik);
+  seed.push_back(iv);
+  if (!bn.empty()) seed.push_back(ib);
+  for (size_t i = 0; i < seed.size(); ++i)
+    if (seed[i] != static_cast<int>(i)) return;
+  if (!given && sp.body != 0) return;  // prologues only on the given scores
+  if (clashes(args, {"g", "j"})) return;
+  const TensorSpec &Q = t.inputs[iq], &V = t.inputs[iv];
+  const TensorSpec& o = t.outputs[0];
+  size_t r = Q.shape.size();
+  if (r < 2 || V.shape.size() != r || !is_float(Q.dtype) || !is_float(V.dtype) || !is_float(o.dtype)) return;
+  int64_t G = product(Q.shape, 0, r - 2);
+  int64_t S = q_t_stored ? Q.shape[r - 1] : Q.shape[r - 2], D = given ? 0 : (q_t_stored ? Q.shape[r - 2] : Q.shape[r - 1]);
+  int64_t S2 = given ? Q.shape[r - 1] : 0, Dv = V.shape[r - 1];
+  if (!given) {
+    const TensorSpec& Kt = t.inputs[ik];
+    if (Kt.shape.size() != r || !is_float(Kt.dtype) || product(Kt.shape, 0, r - 2) != G) return;
+    S2 = q_t_stored ? Kt.shape[r - 1] : Kt.shape[r - 2];
+    if ((q_t_stored ? Kt.shape[r - 2] : Kt.shape[r - 1]) != D) return;
+  }
+  if (product(V.shape, 0, r - 2) != G || V.shape[r - 2] != S2) return;
+  std::vector<int64_t> want(Q.shape.begin(), Q.shape.end() - 2);
+  want.push_back(S);
+  want.push_back(Dv);
+  if (o.shape != want || S2 > 512 || D > 128 || Dv > 512) return;
+  if (ib >= 0 && t.inputs[ib].shape != std::vector<int64_t>{S, S2}) return;
+  std::optional<int64_t> ST = tile_rows(S);
+  int64_t KT = divisor_at_most(S2, 128);
+  if (!ST || (KT < 8 && KT != S2)) return;
+  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, S2, true), S2, false);
+  if (!pro) return;
+  std::optional<Lines> epi = epilogue_of(sp, epilogue_ops(t, args, seed.size(), Dv, true), Dv, false);
+  if (!epi) return;
+
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::vector<int64_t> q3 = q_t_stored ? std::vector<int64_t>{G, D, S} : std::vector<int64_t>{G, S, given ? S2 : D};
+  std::string qv = view_of(s, args[iq], Q.shape, q3);
+  std::string kv;
+  if (!given) kv = view_of(s, args[ik], t.inputs[ik].shape, q_t_stored ? std::vector<int64_t>{G, D, S2} : std::vector<int64_t>{G, S2, D});
+  // always a view of its own: the parameter may be named v, the running value of the tile loop
+  std::string vv = args[iv] + "_v";
+  s << "    " << vv << " = " << args[iv] << ".reshape(" << tuple_text({G, S2, Dv}) << ")\n";
+  std::string ov = view_of(s, "out", o.shape, {G, S, Dv});
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, {G, S, Dv});
+  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *ST, S2, "    ");
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *ST, Dv, "    ");
+  std::string rows = span("i", *ST);
+  s << "    for g in nl.affine_range(" << G << "):\n";
+  std::string ind = "        ";
+  if (!given) {
+    if (q_t_stored) s << ind << "k_t = nl.load(" << kv << "[g, :, :])\n";
+    else s << ind << "k_t = nl.load_transpose2d(" << kv << "[g, :, :])\n";
+  }
+  s << ind << "for i in nl.affine_range(" << S / *ST << "):\n";
+  ind += "    ";
+  std::string sc = "px_" + args[iq];
+  if (given) {
+    emit_load(s, sc, Q.dtype, qv + "[g, " + rows + ", :]", ind);
+    emit_body(s, pro->tl, ind);
+  } else {
+    if (q_t_stored) s << ind << "q_t = nl.load(" << qv << "[g, :, " << rows << "])\n";
+    else s << ind << "q_t = nl.load_transpose2d(" << qv << "[g, " << rows << ", :])\n";
+    s << ind << "s_ps = nl.zeros((" << *ST << ", " << S2 << "), dtype=nl.float32, buffer=nl.psum)\n";
+    s << ind << "s_ps += nl.matmul(q_t, k_t, transpose_x=True)\n";
+    sc = "sc";
+    s << ind << "sc = nl.copy(s_ps, dtype=nl.float32) * " << fmt_scale(D) << "\n";
+    if (ib >= 0) {
+      emit_load(s, "bias_t", t.inputs[ib].dtype, args[ib] + "[" + rows + ", :]", ind);
+      s << ind << "sc = sc + bias_t\n";
+    }
+  }
+  s << ind << "pe = nl.exp(" << sc << " - nl.max(" << sc << ", axis=1, keepdims=True))\n";
+  s << ind << "p_sum = nl.sum(pe, axis=1, keepdims=True)\n";
+  s << ind << "o_ps = nl.zeros((" << *ST << ", " << Dv << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "for j in nl.affine_range(" << S2 / KT << "):\n";
+  s << ind << "    p_t = nl.transpose(pe[:, " << span("j", KT) << "])\n";
+  emit_load(s, "v_blk", V.dtype, vv + "[g, " + span("j", KT) + ", :]", ind + "    ");
+  s << ind << "    o_ps += nl.matmul(p_t, v_blk, transpose_x=True)\n";
+  s << ind << "v = nl.copy(o_ps, dtype=nl.float32) / p_sum\n";
+  emit_epilogue_and_store(s, *epi, ev, ov, "[g, " + rows + ", :]", ind);
+  s << "    return out\n";
+  std::string layout = "per batch(-head) of " + num(G) + " and tile of " + num(*ST) + " queries: the scores [" + num(*ST) + ", " +
+                       num(S2) + "] " + (given ? "loaded" : "from one TensorE product into PSUM") +
+                       ", a float32 row softmax, then P @ v over key blocks of " + num(KT) +
+                       " with P transposed on TensorE, divided by the row sums at the end";
+  out.push_back({"fused_axis:attention", plan_of(layout, *pro, "softmax(scores) @ v", *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || args.size() != t.kernel_args().size()) return;
   // the kernels' own names (loop indices, tiles) must not shadow a parameter
-  static const std::set<std::string> taken = {"out", "i", "j", "k", "m", "n", "ai", "bo", "bi", "acc", "rhs", "lhs_t",
+  static const std::set<std::string> taken = {"out", "i", "ai", "bo", "bi", "acc", "rhs", "lhs_t",
                                               "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b",
-                                              "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn", "e", "wg_t", "ex_t",
-                                              "x_t", "lg_ps", "lg", "ge", "g", "h_ps", "h"};
+                                              "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn", "wg_t", "ex_t",
+                                              "x_t", "lg_ps", "lg", "ge", "h_ps", "k_t", "q_t",
+                                              "s_ps", "sc", "bias_t", "pe", "p_sum", "o_ps", "p_t", "v_blk"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
@@ -946,9 +1095,11 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
   if (sp->ref.args[0] != t.inputs[0].name) return;
   const std::string& x = sp->ref.args[0];
   // `v` is the running value of every kernel here; the matrix-vector kernels read a parameter
-  // named v only before their loop (matvec's and vecmat's vector), the others not at all.
+  // named v only before their loop (matvec's and vecmat's vector), attention through a view
+  // made before it, the others not at all.
   if (std::find(args.begin(), args.end(), "v") != args.end()) {
     add_matvec_kernels(t, args, *sp, out);
+    if (out.empty()) add_attention_kernel(t, args, *sp, out);
     return;
   }
   if (std::optional<AxisOp> a = parse_axis_line(sp->expr, x)) {
@@ -960,6 +1111,7 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
     if (out.empty())
       if (std::optional<MatmulForm> m = parse_matmul_line(sp->expr, sp->ref.args)) add_matmul_kernel(t, args, *sp, *m, out);
     if (out.empty()) add_chain_kernel(t, args, *sp, out);
+    if (out.empty()) add_attention_kernel(t, args, *sp, out);
   }
 }
 
