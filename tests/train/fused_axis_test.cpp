@@ -231,6 +231,33 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
            }
          return o;
        }},
+      // unmasked attention: softmax(q @ k^T / sqrt(D)) @ v per batch, 48 keys in one PSUM row
+      {"a, b, c",
+       {"y = torch.softmax(a @ b.transpose(-2, -1) / math.sqrt(a.shape[-1]), dim=-1) @ c"},
+       {{2, 40, 16}, {2, 48, 16}, {2, 48, 24}},
+       {2, 40, 24},
+       "fused_axis:attention",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o(2 * 40 * 24);
+         for (int g = 0; g < 2; ++g)
+           for (int i = 0; i < 40; ++i) {
+             std::vector<double> sc(48);
+             double m = -1e300, z = 0;
+             for (int j = 0; j < 48; ++j) {
+               double d = 0;
+               for (int k = 0; k < 16; ++k) d += double(in[0][(g * 40 + i) * 16 + k]) * in[1][(g * 48 + j) * 16 + k];
+               sc[j] = d / 4.0;
+               m = std::max(m, sc[j]);
+             }
+             for (double& x : sc) z += (x = std::exp(x - m));
+             for (int n = 0; n < 24; ++n) {
+               double acc = 0;
+               for (int j = 0; j < 48; ++j) acc += sc[j] / z * in[2][(g * 48 + j) * 24 + n];
+               o[(g * 40 + i) * 24 + n] = static_cast<float>(acc);
+             }
+           }
+         return o;
+       }},
   };
   int id = 0;
   for (const AxisCase& c : cases) {
