@@ -1075,6 +1075,83 @@ void add_attention_kernel(const TaskSpec& t, const std::vector<std::string>& arg
   out.push_back({"fused_axis:attention", plan_of(layout, *pro, "softmax(scores) @ v", *epi), s.str()});
 }
 
+
+// Squeeze-and-excitation, x * sigmoid(fc2(relu(fc1(x.mean(dim=(2, 3))))))[:, :, None, None]:
+// per image, channels on partitions and H * W on the free axis, the spatial mean is a free-axis
+// sum and both projections stay columns: h = W1 @ pooled and s = W2 @ h come out of TensorE as
+// [T, 1] and [C, 1] with the weights loaded transposed as the stationary operands, so the gate
+// scales the image tile along its free axis.
+void add_squeeze_excitation_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size() || ref->lines.empty()) return;
+  if (clashes(args, {"bb"})) return;
+  const std::string& x = ref->args[0];
+  static const std::regex se_line(
+      R"(^y = (\w+) \* torch\.sigmoid\(self\.(\w+)\(torch\.relu\(self\.(\w+)\((\w+)\.mean\(dim=\(2, 3\)\)\)\)\)\)\[:, :, None, None\]$)");
+  std::smatch m;
+  if (!std::regex_match(ref->lines[0], m, se_line) || m[1].str() != x || m[4].str() != x) return;
+  std::string f2 = m[2].str(), f1 = m[3].str();
+  if (ref->modules.size() != 2 || !ref->modules.count(f1) || !ref->modules.count(f2) || ref->modules.at(f1).type != "Linear" ||
+      ref->modules.at(f2).type != "Linear")
+    return;
+  const TensorSpec& X = t.inputs[0];
+  const TensorSpec& o = t.outputs[0];
+  if (X.shape.size() != 4 || o.shape != X.shape || !is_float(X.dtype) || !is_float(o.dtype)) return;
+  int64_t B = X.shape[0], C = X.shape[1], HW = X.shape[2] * X.shape[3];
+  std::vector<TensorSpec> all = t.kernel_args();
+  int w1 = -1, b1 = -1, w2 = -1, b2 = -1;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name == f1 + ".weight") w1 = static_cast<int>(i);
+    if (all[i].name == f1 + ".bias") b1 = static_cast<int>(i);
+    if (all[i].name == f2 + ".weight") w2 = static_cast<int>(i);
+    if (all[i].name == f2 + ".bias") b2 = static_cast<int>(i);
+  }
+  if (w1 < 0 || w2 < 0 || all[w1].shape.size() != 2 || all[w1].shape[1] != C) return;
+  int64_t T = all[w1].shape[0];
+  if (all[w2].shape != std::vector<int64_t>{C, T} || C > 128 || T > 128 || HW > 8192) return;
+  if (ref->modules.at(f1).bias != (b1 >= 0) || ref->modules.at(f2).bias != (b2 >= 0)) return;
+  for (int i : {w1, w2, b1, b2})
+    if (i >= 0 && !is_float(all[i].dtype)) return;
+  Split sp{*ref, 0, ""};
+  std::map<std::string, Operand> eops = epilogue_ops(t, args, 1, HW, false);
+  for (int i : {w1, w2, b1, b2})
+    if (i >= 0) eops.erase(all[i].name);
+  std::optional<Lines> epi = epilogue_of(sp, eops, HW, true);
+  if (!epi) return;
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::vector<int64_t> v3 = {B, C, HW};
+  std::string xv = view_of(s, args[0], X.shape, v3);
+  std::string ov = view_of(s, "out", o.shape, v3);
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, v3);
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, C, HW, "    ");
+  s << "    w1_h = nl.load_transpose2d(" << args[w1] << ")\n";
+  s << "    w1_t = nl.copy(w1_h, dtype=nl.float32)\n";
+  s << "    w2_h = nl.load_transpose2d(" << args[w2] << ")\n";
+  s << "    w2_t = nl.copy(w2_h, dtype=nl.float32)\n";
+  if (b1 >= 0) emit_load(s, "b1_col", all[b1].dtype, args[b1] + ".reshape((" + num(T) + ", 1))", "    ");
+  if (b2 >= 0) emit_load(s, "b2_col", all[b2].dtype, args[b2] + ".reshape((" + num(C) + ", 1))", "    ");
+  s << "    for bb in nl.affine_range(" << B << "):\n";
+  std::string ind = "        ", X32 = "px_" + args[0];
+  emit_load(s, X32, X.dtype, xv + "[bb, :, :]", ind);
+  s << ind << "pooled = nl.sum(" << X32 << ", axis=1, keepdims=True) * (1.0 / " << HW << ")\n";
+  s << ind << "h_ps = nl.zeros((" << T << ", 1), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "h_ps += nl.matmul(w1_t, pooled, transpose_x=True)\n";
+  s << ind << "h1 = nl.relu(nl.copy(h_ps, dtype=nl.float32)" << (b1 >= 0 ? " + b1_col" : "") << ")\n";
+  s << ind << "s_ps = nl.zeros((" << C << ", 1), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "s_ps += nl.matmul(w2_t, h1, transpose_x=True)\n";
+  s << ind << "gate = nl.sigmoid(nl.copy(s_ps, dtype=nl.float32)" << (b2 >= 0 ? " + b2_col" : "") << ")\n";
+  s << ind << "v = " << X32 << " * gate\n";
+  emit_epilogue_and_store(s, *epi, ev, ov, "[bb, :, :]", ind);
+  s << "    return out\n";
+  std::string layout = "per image, x viewed as [" + num(C) + ", " + num(HW) +
+                       "] (channels on partitions): the spatial mean is a free-axis sum, both projections are TensorE "
+                       "products that keep the [" + num(T) + ", 1] and [" + num(C) + ", 1] columns, and the sigmoid gate scales the tile";
+  Lines none;
+  out.push_back({"fused_axis:squeeze_excitation", plan_of(layout, none, "squeeze-excitation gate", *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -1084,12 +1161,15 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
                                               "col", "col_v", "v_col", "vk", "ak", "b_b", "b_row", "b_t", "mv_row", "mv_b",
                                               "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn", "wg_t", "ex_t",
                                               "x_t", "lg_ps", "lg", "ge", "h_ps", "k_t", "q_t",
-                                              "s_ps", "sc", "bias_t", "pe", "p_sum", "o_ps", "p_t", "v_blk"};
+                                              "s_ps", "sc", "bias_t", "pe", "p_sum", "o_ps", "p_t", "v_blk",
+                                              "w1_h", "w1_t", "w2_h", "w2_t", "b1_col", "b2_col", "pooled", "h1", "gate"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
   if (!sp) {
-    add_moe_kernel(t, args, out);  // the only form here with an nn.Linear
+    // the forms here with nn.Linear modules
+    add_moe_kernel(t, args, out);
+    if (out.empty()) add_squeeze_excitation_kernel(t, args, out);
     return;
   }
   if (sp->ref.args[0] != t.inputs[0].name) return;
