@@ -401,19 +401,23 @@ void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
 }
 
 // ---------------------------------------------------------------------------------------------
-// Pooling: along H the window equals the stride (no padding), so every output row of the
-// [lead * Ho, Wo] view reads kh whole input rows, which are contiguous: one [P, kh * W] load
-// per tile holds all its windows. Along W (the only axis of a 1-D pool) any stride and
-// padding: window element (i, j) of output columns lo..hi is the strided slice
-// [:, i*W + sw*lo + j - pw :: sw] of the tile, columns whose element falls in the padding
-// skip it (max pooling pads with -inf, average pooling counts the padding, as torch's
-// count_include_pad=True). Global pools (Wo == 1, whole rows) reduce the free axis.
+// Pooling. When the windows tile H exactly (stride == window, no dilation), every output row
+// of the [lead * Ho, Wo] view reads kh whole input rows, which are contiguous: one
+// [P, kh * W] load per tile holds all its windows. Otherwise (a 2-D pool with another stride,
+// a dilation, or a ragged H) each image is one tile of Ho output rows, loaded kh times as
+// the strided row sets [i * dh :: sh] of the image. Along W (the only axis of a 1-D pool) any
+// stride, dilation and padding: window element (i, j) of output columns lo..hi is a strided
+// slice of the row tile, and columns whose element falls in the padding skip it (max pooling
+// pads with -inf, average pooling counts the padding, as torch's count_include_pad=True).
+// Global pools (one window per whole row) reduce the free axis.
 
 struct PoolOp {
   std::string op;  // max avg lp2
   bool two_d = true;
   int64_t kh = 1, kw = 1;
-  int64_t sw = 0, pw = 0;  // stride (0: the window) and padding along W
+  int64_t sh = 0, sw = 0;  // strides (0: the window)
+  int64_t dil = 1;         // dilation (both axes)
+  int64_t pw = 0;          // padding along W
   int64_t adaptive = 0;    // output extent of an adaptive pool (per axis)
   bool mean_hw = false;    // x.mean(dim=(2, 3))
 };
@@ -433,6 +437,11 @@ std::optional<PoolOp> parse_pool_line(const std::string& e, const std::string& x
     p.kw = std::stoll(m[2].str());
     p.sw = std::stoll(m[3].str());
     p.pw = m[4].matched ? std::stoll(m[4].str()) : 0;
+  } else if (std::regex_match(e, m, std::regex("F\\.max_pool2d\\(" + X + ", " + K + ", stride=" + K + "(?:, dilation=" + K + ")?\\)"))) {
+    p.op = "max";
+    p.kh = p.kw = std::stoll(m[1].str());
+    p.sh = p.sw = std::stoll(m[2].str());
+    p.dil = m[3].matched ? std::stoll(m[3].str()) : 1;
   } else if (std::regex_match(e, m, std::regex("F\\.(max|avg)_pool2d\\(" + X + ", \\(" + K + ", " + K + "\\)\\)"))) {
     p.op = m[1].str();
     p.kh = std::stoll(m[2].str());
@@ -460,7 +469,7 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   const TensorSpec& x = t.inputs[0];
   const std::vector<int64_t>& S = x.shape;
   size_t n = S.size();
-  if (!is_float(x.dtype) || n < (p.two_d ? 3u : 2u) || (p.mean_hw && n != 4)) return;
+  if (!is_float(x.dtype) || n < (p.two_d ? 3u : 2u) || (p.mean_hw && n != 4) || clashes(args, {"l"})) return;
   int64_t H = p.two_d ? S[n - 2] : 1, W = S[n - 1];
   size_t lead_axes = p.two_d ? n - 2 : n - 1;
   int64_t lead = product(S, 0, lead_axes);
@@ -471,11 +480,13 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
     p.kh = p.two_d ? H / p.adaptive : 1;
     p.kw = W / p.adaptive;
   }
+  if (p.sh == 0) p.sh = p.kh;
   if (p.sw == 0) p.sw = p.kw;
-  // torch: padding at most half the window; floor division drops a ragged tail along W
-  if (p.kh < 1 || p.kw < 1 || H % p.kh || p.kh * p.kw < 2 || 2 * p.pw > p.kw || W + 2 * p.pw < p.kw) return;
+  // torch: padding at most half the window; floor division drops a ragged tail
+  int64_t span_h = p.dil * (p.kh - 1) + 1, span_w = p.dil * (p.kw - 1) + 1;
+  if (p.kh < 1 || p.kw < 1 || p.kh * p.kw < 2 || 2 * p.pw > p.kw || H < span_h || W + 2 * p.pw < span_w) return;
   if (p.pw > 0 && p.op != "max" && p.op != "avg") return;
-  int64_t Ho = H / p.kh, Wo = (W + 2 * p.pw - p.kw) / p.sw + 1;
+  int64_t Ho = (H - span_h) / p.sh + 1, Wo = (W + 2 * p.pw - span_w) / p.sw + 1;
   std::vector<int64_t> want(S.begin(), S.begin() + lead_axes);
   if (!p.mean_hw) {
     if (p.two_d) want.push_back(Ho);
@@ -483,13 +494,15 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   }
   const TensorSpec& o = t.outputs[0];
   if (o.shape != want || !is_float(o.dtype)) return;
-  int64_t R = lead * Ho, F = p.kh * W;
-  bool whole_rows = Wo == 1 && p.kw == W && p.pw == 0;  // every window is a whole tile row
-  if (F > 4096 || (!whole_rows && p.kh * p.kw > 64)) return;
-  std::optional<int64_t> P = tile_rows(R);
-  if (!P) return;
-  // The tile's free axis is one input row only for a 1-D pool: otherwise element-wise prologues.
-  bool in_rows = p.kh == 1;
+  // contiguous: each output row's windows are kh whole input rows in a row
+  bool contiguous = p.kh == 1 || (p.sh == p.kh && p.dil == 1 && H % p.kh == 0);
+  int64_t R = contiguous ? lead * Ho : Ho, F = contiguous ? p.kh * W : W;
+  bool whole_rows = contiguous && Wo == 1 && p.kw == W && p.pw == 0;  // every window is a whole tile row
+  if (F > 4096 || R > 128 * 1024 || (!whole_rows && p.kh * p.kw > 64)) return;
+  std::optional<int64_t> P = contiguous ? tile_rows(R) : std::optional<int64_t>(Ho);
+  if (!P || *P > 128) return;
+  // The tile's free axis is one input row unless it holds kh of them.
+  bool in_rows = !contiguous || p.kh == 1;
   std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, W, in_rows), W, !in_rows);
   if (!pro) return;
   bool out_rows = !o.shape.empty() && o.shape.back() == Wo;  // the output's last axis is the free axis
@@ -501,12 +514,13 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   };
   std::vector<Part> parts;
   for (int64_t j = 0; j < p.kw; ++j) {
+    int64_t off = j * p.dil - p.pw;
     int64_t lo = 0;
-    while (lo < Wo && p.sw * lo + j - p.pw < 0) ++lo;
+    while (lo < Wo && p.sw * lo + off < 0) ++lo;
     int64_t hi = Wo - 1;
-    while (hi >= lo && p.sw * hi + j - p.pw > W - 1) --hi;
+    while (hi >= lo && p.sw * hi + off > W - 1) --hi;
     if (hi < lo) continue;
-    parts.push_back({lo, hi, p.sw * lo + j - p.pw});
+    parts.push_back({lo, hi, p.sw * lo + off});
   }
   size_t full = parts.size();
   for (size_t q = 0; q < parts.size() && full == parts.size(); ++q)
@@ -516,16 +530,29 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   std::ostringstream s;
   s << kHeader << signature(args);
   s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
-  std::vector<int64_t> ov_shape = {R, Wo};
-  std::string xv = view_of(s, args[0], S, {R, F});
+  std::vector<int64_t> ov_shape = contiguous ? std::vector<int64_t>{R, Wo} : std::vector<int64_t>{lead, Ho, Wo};
+  std::string xv = view_of(s, args[0], S, contiguous ? std::vector<int64_t>{R, F} : std::vector<int64_t>{lead, H, W});
   std::string ov = view_of(s, "out", o.shape, ov_shape);
   std::map<std::string, std::string> ev = epilogue_views(s, *epi, ov_shape);
   lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, W, "    ");
   lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *P, Wo, "    ");
-  s << "    for i in nl.affine_range(" << R / *P << "):\n";
-  const std::string ind = "        ", X = "px_" + args[0], idx = "[" + span("i", *P) + ", :]";
-  emit_load(s, X, x.dtype, xv + idx, ind);
-  emit_body(s, pro->tl, ind);
+  const std::string ind = "        ", X = "px_" + args[0];
+  std::string idx = contiguous ? "[" + span("i", *P) + ", :]" : "[l, :, :]";
+  s << "    for " << (contiguous ? "i" : "l") << " in nl.affine_range(" << (contiguous ? R / *P : lead) << "):\n";
+  // The tile holding window row i: the one load, or the image's rows i * dil :: sh.
+  auto row_tile = [&](int64_t i) {
+    if (contiguous) return X;
+    std::string var = X + "_r" + num(i);
+    int64_t first = i * p.dil;
+    emit_load(s, X, x.dtype, xv + "[l, " + num(first) + ":" + num(first + p.sh * (Ho - 1) + 1) + ":" + num(p.sh) + ", :]", ind);
+    emit_body(s, pro->tl, ind);
+    s << ind << var << " = " << X << "\n";
+    return var;
+  };
+  if (contiguous) {
+    emit_load(s, X, x.dtype, xv + idx, ind);
+    emit_body(s, pro->tl, ind);
+  }
   int64_t win = p.kh * p.kw;
   std::string inv = "(1.0 / " + num(win) + ")";
   if (whole_rows) {
@@ -534,30 +561,41 @@ void add_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
     else s << ind << "v = nl.sqrt(nl.sum(" << X << " * " << X << ", axis=1, keepdims=True))\n";
   } else {
     std::string fn = p.op == "max" ? "nl.maximum" : "nl.add";
-    auto slice_of = [&](const Part& q, int64_t i) {
-      std::string sl = X + "[:, " + num(i * W + q.start) + ":" + num(i * W + q.start + (q.hi - q.lo) * p.sw + 1) + ":" + num(p.sw) + "]";
+    auto slice_of = [&](const std::string& tile, const Part& q, int64_t i) {
+      int64_t base = contiguous ? i * W : 0;
+      std::string sl = tile + "[:, " + num(base + q.start) + ":" + num(base + q.start + (q.hi - q.lo) * p.sw + 1) + ":" + num(p.sw) + "]";
       return p.op == "lp2" ? sl + " * " + sl : sl;
     };
-    s << ind << "v = nl.ndarray((" << *P << ", " << Wo << "), dtype=nl.float32, buffer=nl.sbuf)\n";
-    s << ind << "v[...] = nl.copy(" << slice_of(parts[full], 0) << ")\n";
-    for (int64_t i = 0; i < p.kh; ++i)
+    for (int64_t i = 0; i < p.kh; ++i) {
+      std::string tile = row_tile(i);
+      if (i == 0) {
+        s << ind << "v = nl.ndarray((" << *P << ", " << Wo << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+        s << ind << "v[...] = nl.copy(" << slice_of(tile, parts[full], 0) << ")\n";
+      }
       for (size_t q = 0; q < parts.size(); ++q) {
         if (i == 0 && q == full) continue;
         const Part& pt = parts[q];
         std::string cols = pt.lo == 0 && pt.hi == Wo - 1 ? "" : "[:, " + num(pt.lo) + ":" + num(pt.hi + 1) + "]";
         std::string dst = cols.empty() ? "v[...]" : "v" + cols;
-        s << ind << dst << " = " << fn << "(v" << cols << ", " << slice_of(pt, i) << ")\n";
+        s << ind << dst << " = " << fn << "(v" << cols << ", " << slice_of(tile, pt, i) << ")\n";
       }
+    }
     if (p.op == "avg") s << ind << "v = v * " << inv << "\n";
     if (p.op == "lp2") s << ind << "v = nl.sqrt(v)\n";
   }
   emit_epilogue_and_store(s, *epi, ev, ov, idx, ind);
   s << "    return out\n";
-  std::string layout = "x is viewed as [" + num(R) + ", " + num(F) + "] (each output row's " + num(p.kh) +
-                       " input rows, contiguous, on one partition) in tiles of " + num(*P) + " rows; the " + num(win) +
-                       " elements of every window are " + (whole_rows ? "the whole free axis" : "strided slices of the tile");
+  std::string layout =
+      contiguous ? "x is viewed as [" + num(R) + ", " + num(F) + "] (each output row's " + num(p.kh) +
+                       " input rows, contiguous, on one partition) in tiles of " + num(*P) + " rows"
+                 : "per image of the " + num(lead) + ", the " + num(Ho) + " output rows on partitions and the " + num(p.kh) +
+                       " window rows loaded as strided row sets of the image";
+  layout += std::string("; the ") + num(win) + " elements of every window are " +
+            (whole_rows ? "the whole free axis" : "strided slices of the row tiles");
   std::string name = std::string(p.op == "lp2" ? "lp" : p.op) + " pool " + num(p.kh) + "x" + num(p.kw) +
-                     (p.sw != p.kw || p.pw ? " stride " + num(p.sw) + " padding " + num(p.pw) : "");
+                     (p.sw != p.kw || p.sh != p.kh || p.pw || p.dil > 1
+                          ? " stride " + num(p.sw) + " padding " + num(p.pw) + " dilation " + num(p.dil)
+                          : "");
   out.push_back({"fused_axis:pool", plan_of(layout, *pro, name, *epi), s.str()});
 }
 

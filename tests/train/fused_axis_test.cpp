@@ -87,6 +87,25 @@ ReferenceFn pool_ref(int64_t kh, int64_t kw, bool two_d, VecFn f) {
   };
 }
 
+// 2-D pooling of the last two axes with window k, stride st and dilation dl (no padding).
+ReferenceFn pool2d_ref(int64_t k, int64_t st, int64_t dl, VecFn f) {
+  return [=](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+    const std::vector<int64_t>& S = t.inputs[0].shape;
+    int64_t H = S[S.size() - 2], W = S.back(), lead = static_cast<int64_t>(in[0].size()) / (H * W);
+    int64_t Ho = (H - dl * (k - 1) - 1) / st + 1, Wo = (W - dl * (k - 1) - 1) / st + 1;
+    std::vector<float> o;
+    for (int64_t l = 0; l < lead; ++l)
+      for (int64_t r = 0; r < Ho; ++r)
+        for (int64_t c = 0; c < Wo; ++c) {
+          std::vector<double> v;
+          for (int64_t i = 0; i < k; ++i)
+            for (int64_t j = 0; j < k; ++j) v.push_back(in[0][(l * H + r * st + i * dl) * W + c * st + j * dl]);
+          o.push_back(static_cast<float>(f(v)));
+        }
+    return o;
+  };
+}
+
 // out[b, m, n] = sum_k A(b, m, k) * B(b, k, n) for operands stored as given (ta / tb: transposed).
 ReferenceFn matmul_ref(int64_t Bt, int64_t M, int64_t K, int64_t N, bool ta, bool tb) {
   return [=](const std::vector<std::vector<float>>& in, const TaskSpec&) {
@@ -183,6 +202,15 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
          for (double x : v) s += x * x;
          return std::sqrt(s);
        })},
+      // 2-D pools whose windows overlap along H or leave a ragged tail: one image per tile
+      {"a", {"y = F.max_pool2d(a, 3, stride=2)"}, {{2, 4, 17, 17}}, {2, 4, 8, 8}, "fused_axis:pool", pool2d_ref(3, 2, 1, vmax)},
+      {"a", {"y = F.max_pool2d(a, 3, stride=1, dilation=2)"}, {{2, 3, 12, 12}}, {2, 3, 8, 8}, "fused_axis:pool", pool2d_ref(3, 1, 2, vmax)},
+      {"a",
+       {"y = F.avg_pool2d(a, 4)"},
+       {{2, 4, 14, 14}},
+       {2, 4, 3, 3},
+       "fused_axis:pool",
+       pool2d_ref(4, 4, 1, [](const std::vector<double>& v) { return vsum(v) / v.size(); })},
       // 1-D max pooling with stride 2 and padding 1 (overlapping windows, -inf padding)
       {"a",
        {"y = F.max_pool1d(a, 3, stride=2, padding=1)"},
@@ -278,10 +306,10 @@ TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
     std::vector<int64_t> in, out;
   };
   std::vector<Miss> misses = {
-      // 2-D windows overlapping along H (stride < window): not rows of one tile
-      {"F.max_pool2d(a, 3, stride=2)", {2, 4, 17, 17}, {2, 4, 8, 8}},
-      // an extent the window does not divide (floor mode drops the tail)
-      {"F.avg_pool2d(a, 4)", {2, 4, 14, 14}, {2, 4, 3, 3}},
+      // padding along H (output rows whose window starts in the padding): not written
+      {"F.max_pool2d(a, 3, stride=1, padding=1)", {2, 4, 16, 16}, {2, 4, 16, 16}},
+      // count_include_pad=False divides each window by its own count
+      {"F.avg_pool2d(a, 3, stride=2, padding=1, count_include_pad=False)", {2, 4, 16, 16}, {2, 4, 8, 8}},
       // cumulative, not a reduction
       {"torch.cumsum(a, dim=0)", {4, 200, 32}, {4, 200, 32}},
       // an index output
