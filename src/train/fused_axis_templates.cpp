@@ -259,6 +259,9 @@ std::optional<AxisOp> parse_axis_line(const std::string& e, const std::string& x
     a.op = m[1].str();
     a.dim = std::stoll(m[2].str());
     a.unbiased = false;
+  } else if (std::regex_match(e, m, std::regex("torch\\.(argmax|argmin)\\(" + X + ", dim=" + D + "\\)\\.to\\(torch\\.int32\\)"))) {
+    a.op = m[1].str();
+    a.dim = std::stoll(m[2].str());
   } else if (std::regex_match(e, m, std::regex("torch\\.linalg\\.vector_norm\\(" + X + ", dim=" + D + "\\)"))) {
     a.op = "norm";
     a.dim = std::stoll(m[1].str());
@@ -295,7 +298,9 @@ void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
     else want.erase(want.begin() + d);
   }
   const TensorSpec& o = t.outputs[0];
-  if (o.shape != want || !is_float(o.dtype)) return;
+  bool index_op = op.op == "argmax" || op.op == "argmin";
+  if (index_op && sp.body + 1 < sp.ref.lines.size()) return;  // lines over an index output: not written
+  if (o.shape != want || (index_op ? o.dtype != DType::Int32 : !is_float(o.dtype))) return;
   // Rows on partitions: the axes between d and the last when there are any, else those before d.
   bool mid_rows = Mr > 1;
   int64_t rows = mid_rows ? Mr : Bo;
@@ -320,7 +325,7 @@ void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
   if (!epi) return;
 
   std::ostringstream s;
-  s << kHeader << signature(args);
+  s << kHeader << (index_op ? "import neuronxcc.nki.isa as nisa\n\n\n" : "") << signature(args);
   s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
   std::string xv = view_of(s, args[0], S, xv_shape);
   std::string ov = view_of(s, "out", o.shape, ov_shape);
@@ -375,6 +380,21 @@ void add_axis_kernel(const TaskSpec& t, const std::vector<std::string>& args, co
     fold("red_acc", "nl.add", "nl.exp(" + X + " - red_mx)", false);
     if (k == "logsumexp") s << ind << "v = nl.log(red_acc) + red_mx\n";
     else if (k == "log_softmax") s << ind << "red_ls = nl.log(red_acc)\n";
+  } else if (index_op) {
+    // the running extreme and its index; a strict comparison keeps the first of equal values,
+    // as torch does, and the loop index enters as a [1, 1] iota broadcast to the tile
+    bool mx = k == "argmax";
+    s << ind << "red_mx = nl.ndarray(" << tile << ", dtype=nl.float32, buffer=nl.sbuf)\n";
+    slice("0", ind);
+    s << ind << "red_mx[...] = nl.copy(" << X << ")\n";
+    s << ind << "red_ix = nl.zeros(" << tile << ", dtype=nl.float32, buffer=nl.sbuf)\n";
+    s << ind << "for ai in nl.sequential_range(1, " << A << "):\n";
+    std::string in = ind + "    ";
+    slice("ai", in);
+    s << in << "red_at = nisa.iota(ai, dtype=nl.float32).broadcast_to(" << tile << ")\n";
+    s << in << "red_ix[...] = nl.where(" << (mx ? "nl.greater(" : "nl.less(") << X << ", red_mx), red_at, red_ix)\n";
+    s << in << "red_mx[...] = " << (mx ? "nl.maximum" : "nl.minimum") << "(red_mx, " << X << ")\n";
+    s << ind << "v = nl.copy(red_ix, dtype=nl.int32)\n";
   } else if (k == "rms") {
     fold("red_acc", "nl.add", X + " * " + X, false);
     s << ind << "red_den = nl.sqrt(red_acc * " << invA << " + " << op.eps << ")\n";

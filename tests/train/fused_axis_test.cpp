@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <limits>
 
 #include "agent/tools.h"
@@ -297,6 +299,43 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
     Verdict v = check_reverify(k[0].code, t, in_process(golden_of(c.ref), 1));
     EXPECT_FALSE(v) << what << ": " << (v ? v->message : "") << "\n" << k[0].code;
   }
+}
+
+TEST(TrainFusedAxis, ArgmaxOverAxisVerifies) {
+  std::string root = temp_dir("fused_axis_argmax");
+  std::string dir = write_task(root, "t", "synth_axis", {{3, 40, 24}}, {40, 24},
+                               reference_with("a", {"y = torch.argmax(a, dim=0).to(torch.int32)"}));
+  {  // the index output is int32
+    std::ifstream in(dir + "/task.json");
+    std::string j((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    size_t at = j.rfind("\"dtype\": \"float32\"");
+    j.replace(at, std::string("\"dtype\": \"float32\"").size(), "\"dtype\": \"int32\"");
+    std::ofstream(dir + "/task.json") << j;
+  }
+  TaskSpec t = load_task(dir);
+  ASSERT_EQ(t.outputs[0].dtype, DType::Int32);
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_axis:reduce");
+  GoldenProvider base = golden_of(axis_ref(0, vmax));
+  GoldenProvider g = [base](const TaskSpec& task, int trial) {
+    GoldenTrial gt = base(task, trial);
+    std::vector<float> x(static_cast<size_t>(task.inputs[0].element_count()));
+    std::memcpy(x.data(), gt.args[0].data.data(), x.size() * 4);
+    std::vector<int32_t> idx(40 * 24, 0);
+    for (int j = 0; j < 40 * 24; ++j)
+      for (int a = 1; a < 3; ++a)
+        if (x[a * 40 * 24 + j] > x[idx[j] * 40 * 24 + j]) idx[j] = a;
+    HostTensor e;
+    e.dtype = DType::Int32;
+    e.shape = {40, 24};
+    e.data.resize(idx.size() * 4);
+    std::memcpy(e.data.data(), idx.data(), e.data.size());
+    gt.expected = {e};
+    return gt;
+  };
+  Verdict v = check_reverify(k[0].code, t, in_process(g, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
 }
 
 TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
