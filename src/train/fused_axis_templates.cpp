@@ -1210,6 +1210,86 @@ void add_squeeze_excitation_kernel(const TaskSpec& t, const std::vector<std::str
   out.push_back({"fused_axis:squeeze_excitation", plan_of(layout, none, "squeeze-excitation gate", *epi), s.str()});
 }
 
+
+// Attention pooling, a = softmax_S(w(tanh(V(h)))) and y = (a * h).sum(1), per batch row: the
+// scores come out of TensorE as one row [1, S] (u^T = V @ h_b^T with the [D, S] transposed
+// load streaming, then w @ u^T), so the softmax over the sequence is a free-axis one; the
+// weighted sum a^T @ h_b takes a back onto partitions (nl.transpose) in chunks of <= 128
+// positions, each contracted with its [SC, D] rows of h_b into one [1, D] PSUM row.
+void add_attention_pool_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.size() != 1 || t.inputs.size() != 1 || ref->lines.size() < 2) return;
+  if (clashes(args, {"bb", "j", "k"})) return;
+  static const std::regex score_line(R"(^a = torch\.softmax\(self\.(\w+)\(torch\.tanh\(self\.(\w+)\((\w+)\)\)\), dim=1\)$)");
+  std::smatch m;
+  const std::string& h = ref->args[0];
+  if (!std::regex_match(ref->lines[0], m, score_line) || m[3].str() != h || ref->lines[1] != "y = (a * " + h + ").sum(1)") return;
+  std::string wn = m[1].str(), vn = m[2].str();
+  if (ref->modules.size() != 2 || !ref->modules.count(wn) || !ref->modules.count(vn) || ref->modules.at(wn).type != "Linear" ||
+      ref->modules.at(vn).type != "Linear" || ref->modules.at(wn).bias)
+    return;
+  const TensorSpec& H = t.inputs[0];
+  const TensorSpec& o = t.outputs[0];
+  if (H.shape.size() != 3 || !is_float(H.dtype) || !is_float(o.dtype)) return;
+  int64_t B = H.shape[0], S = H.shape[1], D = H.shape[2];
+  std::vector<TensorSpec> all = t.kernel_args();
+  int vw = -1, vb = -1, ww = -1;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].name == vn + ".weight") vw = static_cast<int>(i);
+    if (all[i].name == vn + ".bias") vb = static_cast<int>(i);
+    if (all[i].name == wn + ".weight") ww = static_cast<int>(i);
+  }
+  if (vw < 0 || ww < 0 || all[vw].shape.size() != 2 || all[vw].shape[1] != D) return;
+  int64_t T = all[vw].shape[0];
+  if (all[ww].shape != std::vector<int64_t>{1, T} || ref->modules.at(vn).bias != (vb >= 0)) return;
+  if (o.shape != std::vector<int64_t>{B, D} || S > 512 || T > 128 || D > 512) return;
+  int64_t KT = divisor_at_most(D, 128), SC = divisor_at_most(S, 128);
+  if ((KT < 8 && KT != D) || (SC < 8 && SC != S)) return;
+  Split sp{*ref, 1, ref->lines[1].substr(4)};
+  std::map<std::string, Operand> eops = epilogue_ops(t, args, 1, D, true);
+  for (int i : {vw, vb, ww})
+    if (i >= 0) eops.erase(all[i].name);
+  std::optional<Lines> epi = epilogue_of(sp, eops, D, false);
+  if (!epi) return;
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, {B, D});
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, 1, D, "    ");
+  // V^T [D, T] in chunks of KT rows of D, w^T [T, 1], the V bias as a [T, 1] column
+  s << "    vt = nl.ndarray((" << KT << ", " << D / KT << ", " << T << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+  s << "    for k in nl.affine_range(" << D / KT << "):\n";
+  s << "        vt_h = nl.load_transpose2d(" << args[vw] << "[:, " << span("k", KT) << "])\n";
+  s << "        vt[:, k, :] = nl.copy(vt_h, dtype=nl.float32)\n";
+  emit_load(s, "w_col", all[ww].dtype, args[ww] + ".reshape((" + num(T) + ", 1))", "    ");
+  if (vb >= 0) emit_load(s, "vb_col", all[vb].dtype, args[vb] + ".reshape((" + num(T) + ", 1))", "    ");
+  s << "    for bb in nl.affine_range(" << B << "):\n";
+  std::string ind = "        ";
+  s << ind << "u_ps = nl.zeros((" << T << ", " << S << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "for k in nl.affine_range(" << D / KT << "):\n";
+  s << ind << "    ht_h = nl.load_transpose2d(" << args[0] << "[bb, :, " << span("k", KT) << "])\n";
+  s << ind << "    u_ps += nl.matmul(vt[:, k, :], nl.copy(ht_h, dtype=nl.float32), transpose_x=True)\n";
+  s << ind << "u_t = nl.tanh(nl.copy(u_ps, dtype=nl.float32)" << (vb >= 0 ? " + vb_col" : "") << ")\n";
+  s << ind << "sc_ps = nl.zeros((1, " << S << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "sc_ps += nl.matmul(w_col, u_t, transpose_x=True)\n";
+  s << ind << "sc = nl.copy(sc_ps, dtype=nl.float32)\n";
+  s << ind << "pe = nl.exp(sc - nl.max(sc, axis=1, keepdims=True))\n";
+  s << ind << "a_row = pe / nl.sum(pe, axis=1, keepdims=True)\n";
+  s << ind << "y_ps = nl.zeros((1, " << D << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "for j in nl.affine_range(" << S / SC << "):\n";
+  s << ind << "    a_col = nl.transpose(a_row[:, " << span("j", SC) << "])\n";
+  emit_load(s, "h_blk", H.dtype, args[0] + "[bb, " + span("j", SC) + ", :]", ind + "    ");
+  s << ind << "    y_ps += nl.matmul(a_col, h_blk, transpose_x=True)\n";
+  s << ind << "v = nl.copy(y_ps, dtype=nl.float32)\n";
+  emit_epilogue_and_store(s, *epi, ev, "out", "[bb:bb + 1, :]", ind);
+  s << "    return out\n";
+  std::string layout = "per batch row, the scores over the " + num(S) + " positions as one [1, " + num(S) +
+                       "] row from two TensorE products (h loaded transposed), a free-axis softmax, and the weighted sum "
+                       "a^T @ h with a transposed back onto partitions in chunks of " + num(SC);
+  Lines none;
+  out.push_back({"fused_axis:attention_pool", plan_of(layout, none, "attention pooling", *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -1220,7 +1300,9 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
                                               "lhs_h", "rhs_h", "ab_t", "ab_s", "b_kj", "c_jn", "wg_t", "ex_t",
                                               "x_t", "lg_ps", "lg", "ge", "h_ps", "k_t", "q_t",
                                               "s_ps", "sc", "bias_t", "pe", "p_sum", "o_ps", "p_t", "v_blk",
-                                              "w1_h", "w1_t", "w2_h", "w2_t", "b1_col", "b2_col", "pooled", "h1", "gate"};
+                                              "w1_h", "w1_t", "w2_h", "w2_t", "b1_col", "b2_col", "pooled", "h1", "gate",
+                                              "vt", "vt_h", "w_col", "vb_col", "u_ps", "ht_h", "u_t", "sc_ps", "a_row",
+                                              "y_ps", "a_col", "h_blk"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
@@ -1228,6 +1310,7 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
     // the forms here with nn.Linear modules
     add_moe_kernel(t, args, out);
     if (out.empty()) add_squeeze_excitation_kernel(t, args, out);
+    if (out.empty()) add_attention_pool_kernel(t, args, out);
     return;
   }
   if (sp->ref.args[0] != t.inputs[0].name) return;
