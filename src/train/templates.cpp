@@ -402,7 +402,12 @@ std::string template_coverage_text() {
   s += " rmsnorm\nmatmul: matmul, linear, gemm_bias_act, *bias_relu*, *bias_gelu*, *bias_silu*\n"
        "layout: transpose2d, transpose, permute021\n"
        "synthesised (any family): forward() lines of element-wise maps, row norms / softmax / reductions,\n"
-       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n";
+       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n"
+       "synthesised, across rows (fused_axis): sum/mean/amax/amin/prod/var/std/logsumexp/vector_norm/argmax/argmin,\n"
+       "  softmax/log_softmax and RMS over a non-last axis; max/avg/lp pooling (1-D any stride and padding, 2-D\n"
+       "  without H padding, adaptive on divisible extents, global); matvec, vecmat, outer, diag @ b; a @ b,\n"
+       "  a.T / b.T, bmm, addmm, multi_dot of three; unmasked softmax(scores) @ v attention; dense MoE combine;\n"
+       "  squeeze-excitation; attention pooling; each with the row table's prologue and epilogue lines\n";
   return s;
 }
 
