@@ -338,6 +338,104 @@ TEST(TrainFusedAxis, ArgmaxOverAxisVerifies) {
   EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
 }
 
+// The epilogue lines of synth/seeds/_patterns.json added to the row table, on the output of a
+// reduction over axis 0: y = f(sum_a x[a], b) with b a second input of the output's shape.
+TEST(TrainFusedAxis, EpiloguePatternLinesVerify) {
+  std::string root = temp_dir("fused_axis_epi");
+  using F2 = std::function<double(double, double)>;
+  auto selu = [](double x) { return 1.0507009873554805 * (x > 0 ? x : 1.6732632423543772 * std::expm1(x)); };
+  auto mish = [](double x) { return x * std::tanh(std::log1p(std::exp(x))); };
+  auto sigm = [](double x) { return 1.0 / (1.0 + std::exp(-x)); };
+  std::vector<std::pair<std::string, F2>> lines = {
+      {"y = -y", [](double y, double) { return -y; }},
+      {"y = y + 0.5", [](double y, double) { return y + 0.5; }},
+      {"y = y * 1.5 - 0.25", [](double y, double) { return y * 1.5 - 0.25; }},
+      {"y = torch.exp(-y.abs())", [](double y, double) { return std::exp(-std::fabs(y)); }},
+      {"y = 0.5 * (torch.relu(y) + torch.tanh(y))", [](double y, double) { return 0.5 * (std::max(y, 0.0) + std::tanh(y)); }},
+      {"y = F.elu(y, 0.5)", [](double y, double) { return y > 0 ? y : 0.5 * std::expm1(y); }},
+      {"y = F.mish(0.5 * y)", [mish](double y, double) { return mish(0.5 * y); }},
+      {"y = torch.sigmoid(0.25 * y)", [sigm](double y, double) { return sigm(0.25 * y); }},
+      {"y = F.hardswish(2.0 * y)", [](double y, double) { double s = 2 * y; return s * std::min(std::max(s + 3, 0.0), 6.0) / 6; }},
+      {"y = F.softsign(2.0 * y)", [](double y, double) { return 2 * y / (std::fabs(2 * y) + 1); }},
+      {"y = F.selu(y) + 0.1", [selu](double y, double) { return selu(y) + 0.1; }},
+      {"y = y * torch.rsqrt(1.0 + y * y)", [](double y, double) { return y / std::sqrt(1 + y * y); }},
+      {"y = y * (y.abs() > 0.1).to(y.dtype)", [](double y, double) { return std::fabs(y) > 0.1 ? y : 0.0; }},
+      {"y = y + torch.sin(y).pow(2)", [](double y, double) { return y + std::sin(y) * std::sin(y); }},
+      {"y = (torch.sqrt(y * y + 1.0) - 1.0) / 2.0 + y", [](double y, double) { return (std::sqrt(y * y + 1) - 1) / 2 + y; }},
+      {"y = torch.sign(y) * torch.sqrt(y.abs() + 1e-3)",
+       [](double y, double) { return (y > 0 ? 1.0 : y < 0 ? -1.0 : 0.0) * std::sqrt(std::fabs(y) + 1e-3); }},
+      {"y = F.gelu(y + b)", [](double y, double b) { return 0.5 * (y + b) * std::erfc(-(y + b) / std::sqrt(2.0)); }},
+      {"y = F.silu(y + b)", [sigm](double y, double b) { return (y + b) * sigm(y + b); }},
+      {"y = y * torch.tanh(b)", [](double y, double b) { return y * std::tanh(b); }},
+      {"y = b + y * b", [](double y, double b) { return b + y * b; }},
+      {"y = (y + b) * 0.5", [](double y, double b) { return (y + b) * 0.5; }},
+      {"y = y * torch.exp(b)", [](double y, double b) { return y * std::exp(b); }},
+      {"y = y / F.softplus(b)", [](double y, double b) { return y / std::log1p(std::exp(b)); }},
+  };
+  int id = 0;
+  for (const auto& [line, f] : lines) {
+    TaskSpec t = load_task(write_task(root, "e" + std::to_string(id++), "synth_axis", {{3, 40, 32}, {40, 32}}, {40, 32},
+                                      reference_with("a, b", {"y = torch.sum(a, dim=0)", line})));
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    ASSERT_FALSE(k.empty()) << line;
+    EXPECT_EQ(k[0].name, "fused_axis:reduce") << line;
+    F2 fn = f;
+    ReferenceFn ref = [fn](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+      std::vector<float> o(40 * 32);
+      for (int j = 0; j < 40 * 32; ++j) {
+        double y = double(in[0][j]) + in[0][40 * 32 + j] + in[0][2 * 40 * 32 + j];
+        o[j] = static_cast<float>(fn(y, in[1][j]));
+      }
+      return o;
+    };
+    Verdict v = check_reverify(k[0].code, t, in_process(golden_of(ref), 1));
+    EXPECT_FALSE(v) << line << ": " << (v ? v->message : "") << "\n" << k[0].code;
+  }
+  // the row-wise ones on the same output rows
+  std::vector<std::pair<std::string, ReferenceFn>> rows = {
+      {"y = torch.log_softmax(y / 2.0, dim=-1)",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o(40 * 32);
+         for (int r = 0; r < 40; ++r) {
+           std::vector<double> s(32);
+           double m = -1e300, z = 0;
+           for (int c = 0; c < 32; ++c) {
+             int j = r * 32 + c;
+             s[c] = (double(in[0][j]) + in[0][1280 + j] + in[0][2560 + j]) / 2.0;
+             m = std::max(m, s[c]);
+           }
+           for (double x : s) z += std::exp(x - m);
+           for (int c = 0; c < 32; ++c) o[r * 32 + c] = static_cast<float>(s[c] - m - std::log(z));
+         }
+         return o;
+       }},
+      {"y = torch.softmax(y + b, dim=-1)",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o(40 * 32);
+         for (int r = 0; r < 40; ++r) {
+           std::vector<double> s(32);
+           double m = -1e300, z = 0;
+           for (int c = 0; c < 32; ++c) {
+             int j = r * 32 + c;
+             s[c] = double(in[0][j]) + in[0][1280 + j] + in[0][2560 + j] + in[1][j];
+             m = std::max(m, s[c]);
+           }
+           for (double& x : s) z += (x = std::exp(x - m));
+           for (int c = 0; c < 32; ++c) o[r * 32 + c] = static_cast<float>(s[c] / z);
+         }
+         return o;
+       }},
+  };
+  for (const auto& [line, ref] : rows) {
+    TaskSpec t = load_task(write_task(root, "e" + std::to_string(id++), "synth_axis", {{3, 40, 32}, {40, 32}}, {40, 32},
+                                      reference_with("a, b", {"y = torch.sum(a, dim=0)", line})));
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    ASSERT_FALSE(k.empty()) << line;
+    Verdict v = check_reverify(k[0].code, t, in_process(golden_of(ref), 1));
+    EXPECT_FALSE(v) << line << ": " << (v ? v->message : "") << "\n" << k[0].code;
+  }
+}
+
 TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
   std::string root = temp_dir("fused_axis_miss");
   struct Miss {
