@@ -436,6 +436,181 @@ TEST(TrainFusedAxis, EpiloguePatternLinesVerify) {
   }
 }
 
+// A task with nn.Module parameters: `params` (name, shape) are written into task.json after the
+// inputs, and the golden data draws every kernel argument (weights scaled by 0.3).
+std::string write_module_task(const std::string& root, const std::string& id, const std::vector<std::vector<int64_t>>& inputs,
+                              const std::vector<std::pair<std::string, std::vector<int64_t>>>& params,
+                              const std::vector<int64_t>& out, const std::string& init, const std::string& args,
+                              const std::vector<std::string>& body) {
+  std::string ref = reference_with(args, body);
+  ref.replace(ref.find("super().__init__()\n"), std::string("super().__init__()\n").size(), "super().__init__()\n" + init);
+  std::string dir = write_task(root, id, "synth_axis", inputs, out, ref);
+  std::ifstream in(dir + "/task.json");
+  std::string j((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string ps;
+  for (const auto& [name, shape] : params) {
+    std::string d;
+    for (size_t i = 0; i < shape.size(); ++i) d += (i ? ", " : "") + std::to_string(shape[i]);
+    ps += std::string(ps.empty() ? "" : ", ") + "{\"name\": \"" + name + "\", \"shape\": [" + d +
+          "], \"dtype\": \"float32\", \"dist\": {\"kind\": \"normal\", \"mean\": 0, \"std\": 0.3}}";
+  }
+  j.replace(j.find("\"parameters\": []"), std::string("\"parameters\": []").size(), "\"parameters\": [" + ps + "]");
+  std::ofstream(dir + "/task.json") << j;
+  return dir;
+}
+
+GoldenProvider golden_all(ReferenceFn fn) {
+  return [fn](const TaskSpec& t, int trial) {
+    GoldenTrial g;
+    g.trial = trial;
+    g.seed = t.trial_seed(trial);
+    std::mt19937 rng(static_cast<uint32_t>(g.seed));
+    std::vector<std::vector<float>> in;
+    for (const TensorSpec& s : t.kernel_args()) {
+      std::normal_distribution<float> nd(0.f, s.name == t.inputs[0].name ? 1.f : 0.3f);
+      std::vector<float> v(static_cast<size_t>(s.element_count()));
+      for (float& x : v) x = nd(rng);
+      g.arg_names.push_back(s.name);
+      g.args.push_back(f32(s.shape, v));
+      in.push_back(std::move(v));
+    }
+    g.expected = {f32(t.outputs[0].shape, fn(in, t))};
+    return g;
+  };
+}
+
+double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
+
+TEST(TrainFusedAxis, ModuleAndProductFormsVerify) {
+  std::string root = temp_dir("fused_axis_mod");
+  struct Case {
+    std::string name, kind;
+    std::string dir;
+    ReferenceFn ref;
+  };
+  std::vector<Case> cases;
+  // diag(d) @ b and addmm(c, a, b, beta, alpha)
+  cases.push_back({"diag", "fused_axis:diag", write_task(root, "diag", "synth_axis", {{100}, {100, 48}}, {100, 48},
+                                                         reference_with("a, b", {"y = torch.diag(a) @ b"})),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     std::vector<float> o(100 * 48);
+                     for (int m = 0; m < 100; ++m)
+                       for (int n = 0; n < 48; ++n) o[m * 48 + n] = in[0][m] * in[1][m * 48 + n];
+                     return o;
+                   }});
+  cases.push_back({"addmm", "fused_axis:matmul",
+                   write_task(root, "addmm", "synth_axis", {{64, 40}, {64, 96}, {96, 40}}, {64, 40},
+                              reference_with("a, b, c", {"y = torch.addmm(a, b, c, beta=0.5, alpha=2.0)"})),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     std::vector<float> o(64 * 40);
+                     for (int m = 0; m < 64; ++m)
+                       for (int n = 0; n < 40; ++n) {
+                         double acc = 0;
+                         for (int k = 0; k < 96; ++k) acc += double(in[1][m * 96 + k]) * in[2][k * 40 + n];
+                         o[m * 40 + n] = static_cast<float>(0.5 * in[0][m * 40 + n] + 2.0 * acc);
+                       }
+                     return o;
+                   }});
+  // dense mixture of experts: x [R, T], experts [E, O, T], gate.weight [E, T]
+  cases.push_back({"moe", "fused_axis:moe",
+                   write_module_task(root, "moe", {{200, 16}}, {{"experts", {6, 12, 16}}, {"gate.weight", {6, 16}}}, {200, 12},
+                                     "        self.gate = nn.Linear(16, 6, bias=False)\n"
+                                     "        self.experts = nn.Parameter(torch.zeros(6, 12, 16))\n",
+                                     "x",
+                                     {"g = torch.softmax(self.gate(x), dim=-1)", "h = torch.einsum('rt,eot->reo', x, self.experts)",
+                                      "y = torch.einsum('re,reo->ro', g, h)"}),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     const auto &x = in[0], &ex = in[1], &wg = in[2];
+                     std::vector<float> o(200 * 12);
+                     for (int r = 0; r < 200; ++r) {
+                       double g[6], m = -1e300, z = 0;
+                       for (int e = 0; e < 6; ++e) {
+                         g[e] = 0;
+                         for (int t = 0; t < 16; ++t) g[e] += double(x[r * 16 + t]) * wg[e * 16 + t];
+                         m = std::max(m, g[e]);
+                       }
+                       for (double& v : g) z += (v = std::exp(v - m));
+                       for (int oo = 0; oo < 12; ++oo) {
+                         double acc = 0;
+                         for (int e = 0; e < 6; ++e) {
+                           double h = 0;
+                           for (int t = 0; t < 16; ++t) h += double(x[r * 16 + t]) * ex[(e * 12 + oo) * 16 + t];
+                           acc += g[e] / z * h;
+                         }
+                         o[r * 12 + oo] = static_cast<float>(acc);
+                       }
+                     }
+                     return o;
+                   }});
+  // squeeze-excitation on x [2, 16, 6, 8] with fc1 [4, 16] (bias) and fc2 [16, 4]
+  cases.push_back({"se", "fused_axis:squeeze_excitation",
+                   write_module_task(root, "se", {{2, 16, 6, 8}}, {{"fc1.weight", {4, 16}}, {"fc1.bias", {4}}, {"fc2.weight", {16, 4}}},
+                                     {2, 16, 6, 8},
+                                     "        self.fc1 = nn.Linear(16, 4)\n        self.fc2 = nn.Linear(4, 16, bias=False)\n", "x",
+                                     {"y = x * torch.sigmoid(self.fc2(torch.relu(self.fc1(x.mean(dim=(2, 3))))))[:, :, None, None]"}),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     const auto &x = in[0], &w1 = in[1], &b1 = in[2], &w2 = in[3];
+                     std::vector<float> o(x.size());
+                     for (int b = 0; b < 2; ++b) {
+                       double pooled[16], h[4];
+                       for (int c = 0; c < 16; ++c) {
+                         pooled[c] = 0;
+                         for (int q = 0; q < 48; ++q) pooled[c] += x[(b * 16 + c) * 48 + q];
+                         pooled[c] /= 48;
+                       }
+                       for (int t = 0; t < 4; ++t) {
+                         h[t] = b1[t];
+                         for (int c = 0; c < 16; ++c) h[t] += w1[t * 16 + c] * pooled[c];
+                         h[t] = std::max(h[t], 0.0);
+                       }
+                       for (int c = 0; c < 16; ++c) {
+                         double s = 0;
+                         for (int t = 0; t < 4; ++t) s += w2[c * 4 + t] * h[t];
+                         for (int q = 0; q < 48; ++q) o[(b * 16 + c) * 48 + q] = static_cast<float>(x[(b * 16 + c) * 48 + q] * sigmoid(s));
+                       }
+                     }
+                     return o;
+                   }});
+  // attention pooling of h [2, 100, 32] with V [8, 32] (bias) and w [1, 8]
+  cases.push_back({"apool", "fused_axis:attention_pool",
+                   write_module_task(root, "apool", {{2, 100, 32}}, {{"V.weight", {8, 32}}, {"V.bias", {8}}, {"w.weight", {1, 8}}}, {2, 32},
+                                     "        self.V = nn.Linear(32, 8)\n        self.w = nn.Linear(8, 1, bias=False)\n", "h",
+                                     {"a = torch.softmax(self.w(torch.tanh(self.V(h))), dim=1)", "y = (a * h).sum(1)"}),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     const auto &h = in[0], &vw = in[1], &vb = in[2], &ww = in[3];
+                     std::vector<float> o(2 * 32);
+                     for (int b = 0; b < 2; ++b) {
+                       std::vector<double> sc(100);
+                       double m = -1e300, z = 0;
+                       for (int s = 0; s < 100; ++s) {
+                         double acc = 0;
+                         for (int t = 0; t < 8; ++t) {
+                           double u = vb[t];
+                           for (int d = 0; d < 32; ++d) u += vw[t * 32 + d] * h[(b * 100 + s) * 32 + d];
+                           acc += ww[t] * std::tanh(u);
+                         }
+                         sc[s] = acc;
+                         m = std::max(m, acc);
+                       }
+                       for (double& v : sc) z += (v = std::exp(v - m));
+                       for (int d = 0; d < 32; ++d) {
+                         double acc = 0;
+                         for (int s = 0; s < 100; ++s) acc += sc[s] / z * h[(b * 100 + s) * 32 + d];
+                         o[b * 32 + d] = static_cast<float>(acc);
+                       }
+                     }
+                     return o;
+                   }});
+  for (const Case& c : cases) {
+    TaskSpec t = load_task(c.dir);
+    std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+    ASSERT_FALSE(k.empty()) << c.name;
+    EXPECT_EQ(k[0].name, c.kind) << c.name;
+    Verdict v = check_reverify(k[0].code, t, in_process(golden_all(c.ref), 1));
+    EXPECT_FALSE(v) << c.name << ": " << (v ? v->message : "") << "\n" << k[0].code;
+  }
+}
+
 TEST(TrainFusedAxis, NearMissFormsGetNoCandidate) {
   std::string root = temp_dir("fused_axis_miss");
   struct Miss {
