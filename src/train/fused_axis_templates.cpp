@@ -1290,6 +1290,172 @@ void add_attention_pool_kernel(const TaskSpec& t, const std::vector<std::string>
   out.push_back({"fused_axis:attention_pool", plan_of(layout, none, "attention pooling", *epi), s.str()});
 }
 
+
+// Two-layer MLPs, y = W2(act(W1 x)) or W2(act(W1 x) * W3 x) (SwiGLU / GeGLU / ReGLU), alone,
+// scaled by a per-row weight column (w * mlp) or as a post-LN residual block (LN(x + mlp)).
+// Per row tile the hidden activations are made transposed, h^T [JT, MT] = W1 x^T, with W1^T
+// and x^T as TensorE operands, so each hidden block is directly the stationary operand of the
+// second product (acc [MT, Do] += h^T^T @ W2^T); the weights are loaded transposed once.
+void add_mlp_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size() || ref->lines.empty()) return;
+  if (clashes(args, {"m", "j", "k", "q"})) return;
+  const std::string& x = ref->args[0];
+  const std::string act = R"((F\.gelu|F\.silu|torch\.relu))";
+  const std::string inner = R"(self\.(\w+)\()" + act + R"(\(self\.(\w+)\((\w+)\)\)(?: \* self\.(\w+)\((\w+)\))?\))";
+  static const std::regex plain("^y = " + inner + "$");
+  static const std::regex scaled("^y = (\\w+) \\* " + inner + "$");
+  static const std::regex postln("^y = self\\.(\\w+)\\((\\w+) \\+ " + inner + "\\)$");
+  std::smatch m;
+  std::string scale_col, ln_name;
+  size_t g0 = 1;  // first group of the inner match
+  if (std::regex_match(ref->lines[0], m, plain)) {
+  } else if (std::regex_match(ref->lines[0], m, scaled)) {
+    scale_col = m[1].str();
+    g0 = 2;
+  } else if (std::regex_match(ref->lines[0], m, postln) && m[2].str() == x) {
+    ln_name = m[1].str();
+    g0 = 3;
+  } else {
+    return;
+  }
+  std::string f2 = m[g0].str(), actf = m[g0 + 1].str(), f1 = m[g0 + 2].str(), in1 = m[g0 + 3].str();
+  bool gated = m[g0 + 4].matched;
+  std::string f3 = gated ? m[g0 + 4].str() : "", in3 = gated ? m[g0 + 5].str() : x;
+  if (in1 != x || in3 != x) return;
+  std::vector<std::string> lin = {f1, f2};
+  if (gated) lin.push_back(f3);
+  for (const std::string& l : lin)
+    if (!ref->modules.count(l) || ref->modules.at(l).type != "Linear") return;
+  if (!ln_name.empty() && (!ref->modules.count(ln_name) || ref->modules.at(ln_name).type != "LayerNorm")) return;
+  if (ref->modules.size() != lin.size() + (ln_name.empty() ? 0 : 1)) return;
+  std::vector<TensorSpec> all = t.kernel_args();
+  auto find = [&](const std::string& n) {
+    for (size_t i = 0; i < all.size(); ++i)
+      if (all[i].name == n) return static_cast<int>(i);
+    return -1;
+  };
+  const TensorSpec& X = t.inputs[0];
+  const TensorSpec& o = t.outputs[0];
+  if (X.shape.size() < 2 || !is_float(X.dtype) || !is_float(o.dtype)) return;
+  int64_t D = X.shape.back(), R = product(X.shape) / D;
+  int w1 = find(f1 + ".weight"), w2 = find(f2 + ".weight"), w3 = gated ? find(f3 + ".weight") : -1;
+  if (w1 < 0 || w2 < 0 || (gated && w3 < 0) || all[w1].shape.size() != 2 || all[w1].shape[1] != D) return;
+  int64_t H = all[w1].shape[0];
+  if (all[w2].shape.size() != 2 || all[w2].shape[1] != H) return;
+  int64_t Do = all[w2].shape[0];
+  if (gated && all[w3].shape != all[w1].shape) return;
+  int b1 = find(f1 + ".bias"), b2 = find(f2 + ".bias"), b3 = gated ? find(f3 + ".bias") : -1;
+  if ((b1 >= 0) != ref->modules.at(f1).bias || (b2 >= 0) != ref->modules.at(f2).bias || (gated && (b3 >= 0) != ref->modules.at(f3).bias))
+    return;
+  std::vector<int64_t> want = X.shape;
+  want.back() = Do;
+  if (o.shape != want || Do > 512) return;
+  int lw = -1, lb = -1, sc = -1;
+  if (!ln_name.empty()) {
+    lw = find(ln_name + ".weight"), lb = find(ln_name + ".bias");
+    if (lw < 0 || lb < 0 || Do != D || all[lw].shape != std::vector<int64_t>{D}) return;
+  }
+  if (!scale_col.empty()) {
+    sc = find(scale_col);
+    if (sc < 0 || sc >= static_cast<int>(t.inputs.size()) || product(all[sc].shape) != R || all[sc].shape.back() != 1) return;
+  }
+  for (const TensorSpec& a : all)
+    if (!is_float(a.dtype)) return;
+  std::optional<int64_t> MT = tile_rows(R), KT = tile_rows(D), JT = tile_rows(H);
+  int64_t NS = divisor_at_most(Do, 128);
+  if (!MT || !KT || !JT || (NS < 8 && NS != Do) || D * H / *KT > 16384 || H * Do / *JT > 16384) return;
+  std::string actn = actf == "F.gelu" ? "nl.gelu" : actf == "F.silu" ? "nl.silu" : "nl.relu";
+  Split sp{*ref, 0, ""};
+  std::map<std::string, Operand> eops = epilogue_ops(t, args, scale_col.empty() ? 1 : 2, Do, true);
+  for (int i : {w1, w2, w3, b1, b2, b3, lw, lb})
+    if (i >= 0) eops.erase(all[i].name);
+  std::optional<Lines> epi = epilogue_of(sp, eops, Do, false);
+  if (!epi) return;
+
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string xv = view_of(s, args[0], X.shape, {R, D});
+  std::string ov = view_of(s, "out", o.shape, {R, Do});
+  std::map<std::string, std::string> ev = epilogue_views(s, *epi, {R, Do});
+  lines::emit_broadcast_loads(s, epi->ops, epi->tl.used, *MT, Do, "    ");
+  int64_t nk = D / *KT, nj = H / *JT;
+  // W^T [D, H] as nk partition chunks of KT rows: wt[:, k, :] = W^T[k-chunk, :]
+  auto first_layer = [&](const std::string& name, int w) {
+    s << "    " << name << " = nl.ndarray((" << *KT << ", " << nk << ", " << H << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+    s << "    for k in nl.affine_range(" << nk << "):\n";
+    s << "        for j in nl.affine_range(" << nj << "):\n";
+    s << "            " << name << "_h = nl.load_transpose2d(" << args[w] << "[" << span("j", *JT) << ", " << span("k", *KT) << "])\n";
+    s << "            " << name << "[:, k, " << span("j", *JT) << "] = nl.copy(" << name << "_h, dtype=nl.float32)\n";
+  };
+  first_layer("w1t", w1);
+  if (gated) first_layer("w3t", w3);
+  s << "    w2t = nl.ndarray((" << *JT << ", " << nj << ", " << Do << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+  s << "    for j in nl.affine_range(" << nj << "):\n";
+  s << "        for q in nl.affine_range(" << Do / NS << "):\n";
+  s << "            w2t_h = nl.load_transpose2d(" << args[w2] << "[" << span("q", NS) << ", " << span("j", *JT) << "])\n";
+  s << "            w2t[:, j, " << span("q", NS) << "] = nl.copy(w2t_h, dtype=nl.float32)\n";
+  auto row_param = [&](const std::string& var, int i, int64_t len) {
+    emit_load(s, var + "_r", all[i].dtype, args[i] + ".reshape((1, " + num(len) + "))", "    ");
+    s << "    " << var << " = " << var << "_r.broadcast_to((" << *MT << ", " << len << "))\n";
+  };
+  if (b2 >= 0) row_param("b2_b", b2, Do);
+  if (lw >= 0) {
+    row_param("lnw_b", lw, D);
+    row_param("lnb_b", lb, D);
+  }
+  s << "    for m in nl.affine_range(" << R / *MT << "):\n";
+  std::string ind = "        ", rows = span("m", *MT);
+  s << ind << "xt = nl.ndarray((" << *KT << ", " << nk << ", " << *MT << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+  s << ind << "for k in nl.affine_range(" << nk << "):\n";
+  s << ind << "    xt_h = nl.load_transpose2d(" << xv << "[" << rows << ", " << span("k", *KT) << "])\n";
+  s << ind << "    xt[:, k, :] = nl.copy(xt_h, dtype=nl.float32)\n";
+  s << ind << "y_ps = nl.zeros((" << *MT << ", " << Do << "), dtype=nl.float32, buffer=nl.psum)\n";
+  s << ind << "for j in nl.affine_range(" << nj << "):\n";
+  std::string jn = ind + "    ";
+  auto hidden = [&](const std::string& var, const std::string& wt, int b) {
+    s << jn << var << "_ps = nl.zeros((" << *JT << ", " << *MT << "), dtype=nl.float32, buffer=nl.psum)\n";
+    s << jn << "for k in nl.affine_range(" << nk << "):\n";
+    s << jn << "    " << var << "_ps += nl.matmul(" << wt << "[:, k, " << span("j", *JT) << "], xt[:, k, :], transpose_x=True)\n";
+    s << jn << var << " = nl.copy(" << var << "_ps, dtype=nl.float32)\n";
+    if (b >= 0) {
+      emit_load(s, var + "_b", all[b].dtype, args[b] + ".reshape((" + num(H) + ", 1))[" + span("j", *JT) + ", :]", jn);
+      s << jn << var << " = " << var << " + " << var << "_b\n";
+    }
+  };
+  hidden("h1", "w1t", b1);
+  s << jn << "h1 = " << actn << "(h1)\n";
+  if (gated) {
+    hidden("h3", "w3t", b3);
+    s << jn << "h1 = h1 * h3\n";
+  }
+  s << jn << "y_ps += nl.matmul(h1, w2t[:, j, :], transpose_x=True)\n";
+  s << ind << "v = nl.copy(y_ps, dtype=nl.float32)\n";
+  if (b2 >= 0) s << ind << "v = v + b2_b\n";
+  if (sc >= 0) {
+    emit_load(s, "w_rows", all[sc].dtype, args[sc] + ".reshape((" + num(R) + ", 1))[" + rows + ", :]", ind);
+    s << ind << "v = w_rows * v\n";
+  }
+  if (lw >= 0) {
+    emit_load(s, "x_rows", X.dtype, xv + "[" + rows + ", :]", ind);
+    s << ind << "z = x_rows + v\n";
+    s << ind << "z_mu = nl.sum(z, axis=1, keepdims=True) * (1.0 / " << D << ")\n";
+    s << ind << "z_d = z - z_mu\n";
+    s << ind << "z_var = nl.sum(z_d * z_d, axis=1, keepdims=True) * (1.0 / " << D << ")\n";
+    s << ind << "v = z_d * nl.rsqrt(z_var + " << ref->modules.at(ln_name).eps << ") * lnw_b + lnb_b\n";
+  }
+  emit_epilogue_and_store(s, *epi, ev, ov, "[" + rows + ", :]", ind);
+  s << "    return out\n";
+  std::string layout = "x in tiles of " + num(*MT) + " rows; the hidden layer (" + num(H) + ") made transposed in blocks of " + num(*JT) +
+                       " (W1^T and x^T as TensorE operands, K in chunks of " + num(*KT) +
+                       "), each block the stationary operand of the second product into one [" + num(*MT) + ", " + num(Do) +
+                       "] PSUM tile; weights loaded transposed once";
+  Lines none;
+  std::string what = std::string(gated ? "gated " : "") + "MLP" + (sc >= 0 ? " scaled per row" : "") + (lw >= 0 ? ", residual and LayerNorm" : "");
+  out.push_back({"fused_axis:mlp", plan_of(layout, none, what, *epi), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -1302,7 +1468,10 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
                                               "s_ps", "sc", "bias_t", "pe", "p_sum", "o_ps", "p_t", "v_blk",
                                               "w1_h", "w1_t", "w2_h", "w2_t", "b1_col", "b2_col", "pooled", "h1", "gate",
                                               "vt", "vt_h", "w_col", "vb_col", "u_ps", "ht_h", "u_t", "sc_ps", "a_row",
-                                              "y_ps", "a_col", "h_blk"};
+                                              "y_ps", "a_col", "h_blk", "w1t", "w1t_h", "w3t", "w3t_h", "w2t", "w2t_h",
+                                              "b2_b", "b2_b_r", "lnw_b", "lnw_b_r", "lnb_b", "lnb_b_r", "xt", "xt_h", "h1",
+                                              "h1_ps", "h1_b", "h3", "h3_ps", "h3_b", "w_rows", "x_rows", "z", "z_mu", "z_d",
+                                              "z_var"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
   std::optional<Split> sp = split_reference(t);
@@ -1311,6 +1480,7 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
     add_moe_kernel(t, args, out);
     if (out.empty()) add_squeeze_excitation_kernel(t, args, out);
     if (out.empty()) add_attention_pool_kernel(t, args, out);
+    if (out.empty()) add_mlp_kernel(t, args, out);
     return;
   }
   if (sp->ref.args[0] != t.inputs[0].name) return;
