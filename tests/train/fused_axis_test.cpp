@@ -601,6 +601,59 @@ TEST(TrainFusedAxis, ModuleAndProductFormsVerify) {
                      }
                      return o;
                    }});
+  // gated MLP (SwiGLU) on ragged rows and a hidden layer of 3 blocks; post-LN residual MLP
+  cases.push_back({"swiglu", "fused_axis:mlp",
+                   write_module_task(root, "swiglu", {{200, 48}}, {{"w1.weight", {72, 48}}, {"w3.weight", {72, 48}}, {"w2.weight", {40, 72}}},
+                                     {200, 40},
+                                     "        self.w1 = nn.Linear(48, 72, bias=False)\n        self.w3 = nn.Linear(48, 72, bias=False)\n"
+                                     "        self.w2 = nn.Linear(72, 40, bias=False)\n",
+                                     "x", {"y = self.w2(F.silu(self.w1(x)) * self.w3(x))"}),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     const auto &x = in[0], &w1 = in[1], &w3 = in[2], &w2 = in[3];
+                     std::vector<float> o(200 * 40);
+                     for (int r = 0; r < 200; ++r) {
+                       double h[72];
+                       for (int j = 0; j < 72; ++j) {
+                         double a = 0, b = 0;
+                         for (int d = 0; d < 48; ++d) a += double(w1[j * 48 + d]) * x[r * 48 + d], b += double(w3[j * 48 + d]) * x[r * 48 + d];
+                         h[j] = a * sigmoid(a) * b;
+                       }
+                       for (int n = 0; n < 40; ++n) {
+                         double acc = 0;
+                         for (int j = 0; j < 72; ++j) acc += w2[n * 72 + j] * h[j];
+                         o[r * 40 + n] = static_cast<float>(acc);
+                       }
+                     }
+                     return o;
+                   }});
+  cases.push_back({"postln", "fused_axis:mlp",
+                   write_module_task(root, "postln", {{2, 50, 32}},
+                                     {{"fc1.weight", {64, 32}}, {"fc1.bias", {64}}, {"fc2.weight", {32, 64}}, {"fc2.bias", {32}},
+                                      {"ln.weight", {32}}, {"ln.bias", {32}}},
+                                     {2, 50, 32},
+                                     "        self.fc1 = nn.Linear(32, 64)\n        self.fc2 = nn.Linear(64, 32)\n        self.ln = nn.LayerNorm(32)\n",
+                                     "x", {"y = self.ln(x + self.fc2(F.gelu(self.fc1(x))))"}),
+                   [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+                     const auto &x = in[0], &w1 = in[1], &b1 = in[2], &w2 = in[3], &b2 = in[4], &lw = in[5], &lb = in[6];
+                     std::vector<float> o(100 * 32);
+                     for (int r = 0; r < 100; ++r) {
+                       double h[64], z[32], mu = 0, var = 0;
+                       for (int j = 0; j < 64; ++j) {
+                         double a = b1[j];
+                         for (int d = 0; d < 32; ++d) a += double(w1[j * 32 + d]) * x[r * 32 + d];
+                         h[j] = 0.5 * a * std::erfc(-a / std::sqrt(2.0));
+                       }
+                       for (int n = 0; n < 32; ++n) {
+                         double acc = b2[n];
+                         for (int j = 0; j < 64; ++j) acc += w2[n * 64 + j] * h[j];
+                         z[n] = x[r * 32 + n] + acc;
+                         mu += z[n] / 32;
+                       }
+                       for (double v : z) var += (v - mu) * (v - mu) / 32;
+                       for (int n = 0; n < 32; ++n) o[r * 32 + n] = static_cast<float>((z[n] - mu) / std::sqrt(var + 1e-5) * lw[n] + lb[n]);
+                     }
+                     return o;
+                   }});
   for (const Case& c : cases) {
     TaskSpec t = load_task(c.dir);
     std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
