@@ -407,7 +407,8 @@ std::string template_coverage_text() {
        "  softmax/log_softmax and RMS over a non-last axis; max/avg/lp pooling (1-D any stride and padding, 2-D\n"
        "  without H padding, adaptive on divisible extents, global); matvec, vecmat, outer, diag @ b; a @ b,\n"
        "  a.T / b.T, bmm, addmm, multi_dot of three; unmasked softmax(scores) @ v attention; dense MoE combine;\n"
-       "  squeeze-excitation; attention pooling; each with the row table's prologue and epilogue lines\n";
+       "  squeeze-excitation; attention pooling; two-layer and gated MLPs (alone, row-scaled, post-LN);\n"
+       "  each with the row table's prologue and epilogue lines\n";
   return s;
 }
 
