@@ -204,8 +204,8 @@ void emit_body(std::ostringstream& s, const Translation& tl, const std::string& 
 // The epilogue's full-tile views (before the loops), keyed by operand name.
 std::map<std::string, std::string> epilogue_views(std::ostringstream& s, const Lines& epi, const std::vector<int64_t>& view) {
   std::map<std::string, std::string> v;
-  for (const auto& [name, op] : epi.ops)
-    if (epi.tl.used.count(name) && op.access == Access::Full) v[name] = view_of(s, op.arg, op.shape, view);
+  for (const auto& [name, op] : epi.ops)  // (an operand without a parameter is a tile of the kernel's own)
+    if (epi.tl.used.count(name) && op.access == Access::Full && !op.arg.empty()) v[name] = view_of(s, op.arg, op.shape, view);
   return v;
 }
 
@@ -1456,6 +1456,75 @@ void add_mlp_kernel(const TaskSpec& t, const std::vector<std::string>& args, std
   out.push_back({"fused_axis:mlp", plan_of(layout, none, what, *epi), s.str()});
 }
 
+
+// Gated halves of the last axis: `a, b = x.chunk(2, dim=-1)` followed by lines over a and b
+// (swiglu_split: F.silu(a) * b, ...), or F.glu(x, dim=-1) = a * sigmoid(b). One [P, C] load per
+// tile of x rows; a and b are its two column halves, so every line stays a row line.
+void add_chunk_kernel(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+  std::optional<Reference> ref = lines::read_reference(t.dir);
+  if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size() || clashes(args, {"ck_a", "ck_b", "v"})) return;
+  for (const auto& [n, md] : ref->modules)
+    if (md.type == "Linear") return;
+  const std::string& x = ref->args[0];
+  static const std::regex chunk_line(R"(^(\w+), (\w+) = (\w+)\.chunk\(2, dim=-1\)$)");
+  size_t ci = 0;
+  std::smatch m;
+  bool glu = false;
+  for (; ci < ref->lines.size(); ++ci) {
+    if (std::regex_match(ref->lines[ci], m, chunk_line) && m[3].str() == x) break;
+    if (ref->lines[ci] == "y = F.glu(" + x + ", dim=-1)") {
+      glu = true;
+      break;
+    }
+  }
+  if (ci == ref->lines.size()) return;
+  const TensorSpec& X = t.inputs[0];
+  const TensorSpec& o = t.outputs[0];
+  if (X.shape.size() < 2 || !is_float(X.dtype) || !is_float(o.dtype)) return;
+  int64_t C = X.shape.back(), R = product(X.shape) / C, C2 = C / 2;
+  std::vector<int64_t> want = X.shape;
+  want.back() = C2;
+  if (C % 2 || o.shape != want || C > 4096) return;
+  std::optional<int64_t> P = tile_rows(R);
+  if (!P) return;
+  Split sp{*ref, ci, ""};
+  std::optional<Lines> pro = prologue_of(sp, prologue_ops(t, args, C, true), C, false);
+  if (!pro) return;
+  std::map<std::string, Operand> ops = epilogue_ops(t, args, 1, C2, true);
+  if (!glu) {
+    ops[m[1].str()] = Operand{"", "ck_a", Access::Full, DType::Float32, want};
+    ops[m[2].str()] = Operand{"", "ck_b", Access::Full, DType::Float32, want};
+  }
+  Lines post;
+  post.ops = ops;
+  std::optional<Translation> tl = lines::translate_lines(*ref, post.ops, C2, ci + 1, SIZE_MAX, glu);
+  if (!tl || tl->reduced) return;
+  bool assigns_y = glu;
+  for (const std::string& l : tl->body) assigns_y = assigns_y || l.rfind("v = ", 0) == 0;
+  if (!assigns_y) return;
+  post.tl = *tl;
+  std::ostringstream s;
+  s << kHeader << signature(args);
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=" << nl_dtype(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string xv = view_of(s, args[0], X.shape, {R, C});
+  std::string ov = view_of(s, "out", o.shape, {R, C2});
+  std::map<std::string, std::string> ev = epilogue_views(s, post, {R, C2});
+  lines::emit_broadcast_loads(s, pro->ops, pro->tl.used, *P, C, "    ");
+  lines::emit_broadcast_loads(s, post.ops, post.tl.used, *P, C2, "    ");
+  s << "    for i in nl.affine_range(" << R / *P << "):\n";
+  std::string ind = "        ", idx = "[" + span("i", *P) + ", :]", Xv = "px_" + args[0];
+  emit_load(s, Xv, X.dtype, xv + idx, ind);
+  emit_body(s, pro->tl, ind);
+  s << ind << "ck_a = " << Xv << "[:, 0:" << C2 << "]\n";
+  s << ind << "ck_b = " << Xv << "[:, " << C2 << ":" << C << "]\n";
+  if (glu) s << ind << "v = ck_a * nl.sigmoid(ck_b)\n";
+  emit_epilogue_and_store(s, post, ev, ov, idx, ind);
+  s << "    return out\n";
+  std::string layout = "x viewed as [" + num(R) + ", " + num(C) + "] in tiles of " + num(*P) + " rows; the two halves of each row (" +
+                       num(C2) + " columns each) are column slices of the tile";
+  out.push_back({"fused_axis:halves", plan_of(layout, *pro, glu ? "glu" : "chunk into halves", post), s.str()});
+}
+
 }  // namespace
 
 void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
@@ -1474,6 +1543,8 @@ void add_fused_axis_templates(const TaskSpec& t, const std::vector<std::string>&
                                               "z_var"};
   for (const std::string& a : args)
     if (taken.count(a) || a.rfind("red_", 0) == 0 || a.rfind("px_", 0) == 0 || a.rfind("t_", 0) == 0) return;
+  add_chunk_kernel(t, args, out);
+  if (!out.empty()) return;
   std::optional<Split> sp = split_reference(t);
   if (!sp) {
     // the forms here with nn.Linear modules

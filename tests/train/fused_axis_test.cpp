@@ -230,6 +230,33 @@ TEST(TrainFusedAxis, SeedLinesVerify) {
            }
          return o;
        }},
+      // halves of the last axis: a, b = x.chunk(2, dim=-1), and F.glu
+      {"a",
+       {"p, q = a.chunk(2, dim=-1)", "y = F.silu(p) * q"},
+       {{200, 96}},
+       {200, 48},
+       "fused_axis:halves",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o(200 * 48);
+         for (int r = 0; r < 200; ++r)
+           for (int c = 0; c < 48; ++c) {
+             double p = in[0][r * 96 + c], q = in[0][r * 96 + 48 + c];
+             o[r * 48 + c] = static_cast<float>(p / (1 + std::exp(-p)) * q);
+           }
+         return o;
+       }},
+      {"a",
+       {"y = F.glu(a, dim=-1)"},
+       {{2, 50, 64}},
+       {2, 50, 32},
+       "fused_axis:halves",
+       [](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+         std::vector<float> o(100 * 32);
+         for (int r = 0; r < 100; ++r)
+           for (int c = 0; c < 32; ++c)
+             o[r * 32 + c] = static_cast<float>(in[0][r * 64 + c] / (1 + std::exp(-double(in[0][r * 64 + 32 + c]))));
+         return o;
+       }},
       // matrix-vector and matrix products
       {"a, b", {"y = torch.matmul(a, b)"}, {{200, 64}, {64, 1}}, {200, 1}, "fused_axis:matvec", matmul_ref(1, 200, 64, 1, false, false)},
       {"a, b", {"y = a @ b"}, {{64}, {64, 48}}, {48}, "fused_axis:vecmat", matmul_ref(1, 1, 64, 48, false, false)},
