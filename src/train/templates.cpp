@@ -408,6 +408,7 @@ std::string template_coverage_text() {
        "  without H padding, adaptive on divisible extents, global); matvec, vecmat, outer, diag @ b; a @ b,\n"
        "  a.T / b.T, bmm, addmm, multi_dot of three; unmasked softmax(scores) @ v attention; dense MoE combine;\n"
        "  squeeze-excitation; attention pooling; two-layer and gated MLPs (alone, row-scaled, post-LN);\n"
+       "  gated halves of the last axis (x.chunk(2, dim=-1), F.glu);\n"
        "  each with the row table's prologue and epilogue lines\n";
   return s;
 }
