@@ -16,53 +16,7 @@ int64_t sat_mul(int64_t a, int64_t b) {
   if (__builtin_mul_overflow(a, b, &r)) return (a < 0) != (b < 0) ? INT64_MIN : INT64_MAX;
   return r;
 }
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 }  // namespace
-
-AtomValues::AtomValues(const ir::Kernel& k) : k_(k), loop_(static_cast<size_t>(std::max(k.loop_count, 0)) + 1, 0) {
-  for (const ir::Atom& a : k.atoms)
-    if (a.kind == ir::AtomKind::LoopVar && a.loop >= static_cast<int>(loop_.size()))
-      loop_.resize(static_cast<size_t>(a.loop) + 1, 0);
-}
-
-void AtomValues::set_loop(int loop, int64_t v) {
-  if (loop < 0) return;
-  if (loop >= static_cast<int>(loop_.size())) loop_.resize(static_cast<size_t>(loop) + 1, 0);
-  loop_[static_cast<size_t>(loop)] = v;
-}
-
-int64_t AtomValues::atom(int id) const {
-  if (id < 0 || id >= static_cast<int>(k_.atoms.size())) return 0;
-  const ir::Atom& a = k_.atoms[static_cast<size_t>(id)];
-  switch (a.kind) {
-    case ir::AtomKind::LoopVar: return a.loop >= 0 && a.loop < static_cast<int>(loop_.size()) ? loop_[static_cast<size_t>(a.loop)] : 0;
-    case ir::AtomKind::ProgramId:
-      return a.axis >= 0 && a.axis < static_cast<int>(pid_.size()) ? pid_[static_cast<size_t>(a.axis)] : 0;
-    case ir::AtomKind::FloorDiv: return a.divisor > 0 ? floor_div(eval(a.operand), a.divisor) : 0;
-    case ir::AtomKind::Mod: {
-      if (a.divisor <= 0) return 0;
-      int64_t v = eval(a.operand);
-      return v - floor_div(v, a.divisor) * a.divisor;
-    }
-  }
-  return 0;
-}
-
-int64_t AtomValues::eval(const ir::ScalarExpr& e) const {
-  int64_t v = e.constant;
-  for (const auto& [id, c] : e.terms) v = sat_add(v, sat_mul(c, atom(id)));
-  return v;
-}
-
-bool AtomValues::holds(const ir::Mask& m) const {
-  for (const ir::Predicate& p : m.terms)
-    if (!ir::cmp_holds(p.cmp, eval(p.rest))) return false;
-  return true;
-}
 
 std::vector<int64_t> storage_strides(const ir::TensorDecl& t) {
   const size_t r = t.shape.size();
@@ -102,7 +56,7 @@ Box bounding(const Box& a, const Box& b) {
   return r;
 }
 
-Box access_box(const ir::Kernel& k, const ir::Access& a, const AtomValues& env) {
+Box access_box(const ir::Kernel& k, const ir::Access& a, const ir::AtomEnv& env) {
   Box b;
   const ir::TensorDecl& t = k.tensors[static_cast<size_t>(a.tensor)];
   // Views share storage with another shape: track them as the whole root tensor.

@@ -1,4 +1,5 @@
-// What the cost model needs to know about an operand at concrete loop values: the box of tensor
+// What the cost model needs to know about an operand at concrete loop values (the loop values
+// come from ir::AtomEnv, shared with the simulator, saturating instead of throwing): the box of tensor
 // indices it touches (for dependency tracking), and its layout facts (partitions, elements per
 // partition, innermost stride, contiguous runs) for the per-instruction and DMA formulas.
 #pragma once
@@ -7,27 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "ir/atom_env.h"
 #include "ir/ir.h"
 
 namespace nki::cost {
-
-// Concrete values of loop variables and program ids. The cost model keeps its own small
-// evaluator so that it depends on ir/ only (shared/docs/architecture-review.md §9); it should
-// move to the shared ir/eval.h once issue 16 provides one.
-class AtomValues {
- public:
-  explicit AtomValues(const ir::Kernel& k);
-  void set_loop(int loop, int64_t v);
-  void set_program_ids(const std::vector<int64_t>& pid) { pid_ = pid; }
-  int64_t eval(const ir::ScalarExpr& e) const;  // saturates instead of overflowing
-  bool holds(const ir::Mask& m) const;
-
- private:
-  int64_t atom(int id) const;
-  const ir::Kernel& k_;
-  std::vector<int64_t> loop_;
-  std::vector<int64_t> pid_;
-};
 
 // Row-major element strides of a tensor's storage: HBM tensors over all dims; on-chip tensors
 // over the non-partition dims within one partition (the partition dim gets stride 0).
@@ -51,7 +35,7 @@ bool overlaps(const Box& a, const Box& b);
 bool covers(const Box& outer, const Box& inner);
 Box bounding(const Box& a, const Box& b);
 
-Box access_box(const ir::Kernel& k, const ir::Access& a, const AtomValues& env);
+Box access_box(const ir::Kernel& k, const ir::Access& a, const ir::AtomEnv& env);
 
 struct Layout {
   int64_t partitions = 1;        // iteration extent along the tensor's partition dim (1 for HBM)

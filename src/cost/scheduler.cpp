@@ -58,7 +58,7 @@ void Totals::add_scaled(const Totals& a, const Totals& b, int64_t n) {
 }
 
 Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions& o)
-    : k_(k), t_(t), o_(o), env_(k) {
+    : k_(k), t_(t), o_(o), env_(k, ir::OnOverflow::Saturate) {
   const size_t nt = k.tensors.size();
   root_.resize(nt);
   instances_.assign(nt, 1);
@@ -113,6 +113,14 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
       psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
   find_partition_broadcasts();
+  // Regions by (tensor, rotating instance), numbered densely once the instance counts are final.
+  region_base_.assign(nt, 0);
+  int64_t regions = 0;
+  for (size_t i = 0; i < nt; ++i) {
+    region_base_[i] = regions;
+    regions += std::max(instances_[i], 1);
+  }
+  regions_.assign(static_cast<size_t>(regions), {});
   last_.fill(-1);
   dma_engine_.assign(static_cast<size_t>(t.dma_engines), GapResource{});
   act_seen_.assign(64, false);
@@ -181,43 +189,37 @@ bool expr_uses(const ir::Kernel& k, const ir::ScalarExpr& e, int loop, int depth
 // use the induction variable, nothing in the loop writes what it reads, and it is the only
 // writer of its (on-chip) destination in the loop. Compute only: loads are left in place.
 void Scheduler::find_invariant_compute() {
-  std::function<void(const std::vector<ir::Stmt>&)> visit = [&](const std::vector<ir::Stmt>& body) {
-    for (const ir::Stmt& s : body) {
-      if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-        std::map<int, int> writers;
-        ir::WalkCallbacks cb;
-        cb.instr = [&](const ir::Instr& in, int) {
-          ir::for_each_access(in, [&](const ir::Access& a, bool written) {
-            if (written || in.op == ir::Opcode::Custom) ++writers[root_[static_cast<size_t>(a.tensor)]];
-          });
-        };
-        ir::walk(lp->body, cb);
-        for (const ir::Stmt& c : lp->body) {
-          const auto* in = std::get_if<ir::Instr>(&c.node);
-          if (!in || in->dst.tensor < 0 || in->op == ir::Opcode::Custom || in->op == ir::Opcode::Matmul ||
-              in->accumulate || in->rmw || in->reduce_op || in->reduce_res || is_dma_instr(k_, *in))
-            continue;
-          if (!ir::is_on_chip(k_.tensors[static_cast<size_t>(in->dst.tensor)].buffer)) continue;
-          bool invariant = writers[root_[static_cast<size_t>(in->dst.tensor)]] == 1;
-          ir::for_each_access(*in, [&](const ir::Access& a, bool written) {
-            if (a.indirect) invariant = false;
-            for (const ir::ScalarExpr& e : a.offset) invariant &= !expr_uses(k_, e, lp->id);
-            if (!written && writers.count(root_[static_cast<size_t>(a.tensor)])) invariant = false;
-          });
-          if (in->mask)
-            for (const ir::Predicate& p : in->mask->terms) invariant &= !expr_uses(k_, p.rest, lp->id);
-          if (!invariant) continue;
-          hoisted_.insert(in);
-          instances_[static_cast<size_t>(root_[static_cast<size_t>(in->dst.tensor)])] = 1;
-        }
-        visit(lp->body);
-      } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-        visit(cond->then_body);
-        visit(cond->else_body);
-      }
+  ir::WalkCallbacks loops;
+  loops.enter_loop = [&](const ir::Loop& lp, int) {
+    std::map<int, int> writers;
+    ir::WalkCallbacks cb;
+    cb.instr = [&](const ir::Instr& in, int) {
+      ir::for_each_access(in, [&](const ir::Access& a, bool written) {
+        if (written || in.op == ir::Opcode::Custom) ++writers[root_[static_cast<size_t>(a.tensor)]];
+      });
+    };
+    ir::walk(lp.body, cb);
+    for (const ir::Stmt& c : lp.body) {
+      const auto* in = std::get_if<ir::Instr>(&c.node);
+      if (!in || in->dst.tensor < 0 || in->op == ir::Opcode::Custom || in->op == ir::Opcode::Matmul ||
+          in->accumulate || in->rmw || in->reduce_op || in->reduce_res || is_dma_instr(k_, *in))
+        continue;
+      if (!ir::is_on_chip(k_.tensors[static_cast<size_t>(in->dst.tensor)].buffer)) continue;
+      bool invariant = writers[root_[static_cast<size_t>(in->dst.tensor)]] == 1;
+      ir::for_each_access(*in, [&](const ir::Access& a, bool written) {
+        if (a.indirect) invariant = false;
+        for (const ir::ScalarExpr& e : a.offset) invariant &= !expr_uses(k_, e, lp.id);
+        if (!written && writers.count(root_[static_cast<size_t>(a.tensor)])) invariant = false;
+      });
+      if (in->mask)
+        for (const ir::Predicate& p : in->mask->terms) invariant &= !expr_uses(k_, p.rest, lp.id);
+      if (!invariant) continue;
+      hoisted_.insert(in);
+      instances_[static_cast<size_t>(root_[static_cast<size_t>(in->dst.tensor)])] = 1;
     }
+    return true;  // and the loops nested in it
   };
-  visit(k_.body);
+  ir::walk(k_, loops);
 }
 
 // A tile whose every writer is an on-chip copy from a [1, F] tile onto more partitions is a
@@ -248,19 +250,17 @@ void Scheduler::find_partition_broadcasts() {
     if (psum_resident_[static_cast<size_t>(in->dst.tensor)]) broadcast_copies_.insert(in);
 }
 
-std::vector<double> Scheduler::clocks() const {
-  std::vector<double> c(free_.begin(), free_.end());
-  for (const GapResource& g : dma_engine_) c.push_back(g.last_end());
-  c.push_back(hbm_.last_end());
-  c.push_back(frontier_);
-  return c;
+void Scheduler::append_clocks(std::vector<double>& out) const {
+  out.insert(out.end(), free_.begin(), free_.end());
+  for (const GapResource& g : dma_engine_) out.push_back(g.last_end());
+  out.push_back(hbm_.last_end());
+  out.push_back(frontier_);
 }
 
-std::vector<double> Scheduler::work() const {
-  std::vector<double> w(tot_.busy.begin(), tot_.busy.begin() + 4);  // PE, DVE, ACT, POOL
-  for (const GapResource& g : dma_engine_) w.push_back(g.reserved());
-  w.push_back(hbm_.reserved());
-  return w;
+void Scheduler::append_work(std::vector<double>& out) const {
+  out.insert(out.end(), tot_.busy.begin(), tot_.busy.begin() + 4);  // PE, DVE, ACT, POOL
+  for (const GapResource& g : dma_engine_) out.push_back(g.reserved());
+  out.push_back(hbm_.reserved());
 }
 
 int Scheduler::push(const Rec& r) {
@@ -302,9 +302,10 @@ int64_t Scheduler::body_size(const std::vector<ir::Stmt>& body) {
   if (it != body_size_.end()) return it->second;
   int64_t n = 0;
   for (const ir::Stmt& s : body) {
-    if (std::holds_alternative<ir::Instr>(s.node)) ++n;
-    else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) n += std::max<int64_t>(lp->trip_count(), 1) * body_size(lp->body);
-    else if (const auto* c = std::get_if<ir::If>(&s.node)) n += std::max(body_size(c->then_body), body_size(c->else_body));
+    ir::visit_stmt(
+        s, [&](const ir::Instr&) { ++n; },
+        [&](const ir::Loop& lp) { n += std::max<int64_t>(lp.trip_count(), 1) * body_size(lp.body); },
+        [&](const ir::If& c) { n += std::max(body_size(c.then_body), body_size(c.else_body)); });
     n = std::min<int64_t>(n, int64_t{1} << 40);
   }
   body_size_[&body] = n;
@@ -327,8 +328,22 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
   }
 
   const int first_rec = static_cast<int>(recs_.size());
-  std::vector<double> prev = clocks(), prev_delta, prev_work = work(), prev_work_delta;
-  std::vector<std::vector<double>> hist_clocks = {prev}, hist_work = {prev_work};
+  // History of the clocks and work after each iteration (entry 0: before the first), flat with
+  // a stride of nc / nw. Buffers are kept per depth (nested calls have larger depths), so that
+  // no iteration allocates.
+  while (scratch_.size() <= static_cast<size_t>(depth)) scratch_.emplace_back();
+  IterScratch& sc = scratch_[static_cast<size_t>(depth)];
+  const size_t nc = kNumUnits + dma_engine_.size() + 2, nw = 4 + dma_engine_.size() + 1;
+  sc.hist_clocks.clear();
+  sc.hist_work.clear();
+  append_clocks(sc.hist_clocks);
+  append_work(sc.hist_work);
+  std::vector<double>& delta = sc.delta;
+  std::vector<double>& work_delta = sc.work_delta;
+  std::vector<double>& prev_delta = sc.prev_delta;
+  std::vector<double>& prev_work_delta = sc.prev_work_delta;
+  prev_delta.clear();
+  prev_work_delta.clear();
   Totals prev_tot = tot_;
   for (int64_t i = 0; i < trips; ++i) {
     const size_t iteration_first = recs_.size();
@@ -336,20 +351,24 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
     const int64_t left = trips - i - 1;
     if (left == 0) return;
     if (!o_.extrapolate) continue;
-    std::vector<double> now = clocks(), delta(now.size()), now_work = work(), work_delta(now_work.size());
     // Per-iteration advance averaged over a window of recent iterations: with rotating buffers
     // and gap-filling DMA engines the queues advance in an irregular pattern, and one
     // iteration's advance can be far from the average.
-    hist_clocks.push_back(now);
-    hist_work.push_back(now_work);
+    append_clocks(sc.hist_clocks);
+    append_work(sc.hist_work);
+    const size_t entries = sc.hist_clocks.size() / nc;  // i + 2
     // The window is the later half of the iterations so far (at least buffer_instances).
     const size_t win = std::min<size_t>(std::max<size_t>(static_cast<size_t>(std::max(1.0, t_.buffer_instances)),
                                                          static_cast<size_t>(i + 1) / 2),
                                         static_cast<size_t>(i + 1));
-    const std::vector<double>& c0 = hist_clocks[hist_clocks.size() - 1 - win];
-    const std::vector<double>& w0 = hist_work[hist_work.size() - 1 - win];
-    for (size_t j = 0; j < now.size(); ++j) delta[j] = (now[j] - c0[j]) / static_cast<double>(win);
-    for (size_t j = 0; j < now_work.size(); ++j) work_delta[j] = (now_work[j] - w0[j]) / static_cast<double>(win);
+    const double* now = &sc.hist_clocks[(entries - 1) * nc];
+    const double* c0 = &sc.hist_clocks[(entries - 1 - win) * nc];
+    const double* now_work = &sc.hist_work[(entries - 1) * nw];
+    const double* w0 = &sc.hist_work[(entries - 1 - win) * nw];
+    delta.resize(nc);
+    work_delta.resize(nw);
+    for (size_t j = 0; j < nc; ++j) delta[j] = (now[j] - c0[j]) / static_cast<double>(win);
+    for (size_t j = 0; j < nw; ++j) work_delta[j] = (now_work[j] - w0[j]) / static_cast<double>(win);
     bool steady = !prev_delta.empty();
     // One iteration's advance: the resource that moved furthest, and at least the work one
     // iteration puts on any single resource (an iteration whose DMAs filled idle gaps did not
@@ -411,10 +430,8 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       }
       return;
     }
-    prev = std::move(now);
-    prev_delta = std::move(delta);
-    prev_work = std::move(now_work);
-    prev_work_delta = std::move(work_delta);
+    prev_delta.swap(delta);
+    prev_work_delta.swap(work_delta);
     prev_tot = tot_;
   }
 }
@@ -454,58 +471,60 @@ void Scheduler::shift(double by, int64_t left, int loop_rec, const std::vector<d
 
 void Scheduler::run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration) {
   for (const ir::Stmt& s : body) {
-    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-      if (first_iteration || !hoisted_.count(in)) exec(*in);
-    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-      // A loop whose body holds no instruction (at any depth) schedules nothing, however many
-      // times it runs; walking its iterations would only spend time (an untrusted kernel can
-      // ask for 2^36 of them).
-      if (body_size(lp->body) == 0) continue;
-      // The callbacks capture one pointer, so std::function keeps them without allocating.
-      struct LoopCtx {
-        Scheduler* s;
-        const ir::Loop* lp;
-        int depth;
-      } ctx{this, lp, depth};
-      const LoopCtx* c = &ctx;
-      iterate(
-          lp->trip_count(), depth + 1, lp,
-          [c](int64_t i) {
-            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
-            c->s->enter_block(c->lp->body);
-            c->s->run_block(c->lp->body, c->depth + 1, i == 0);
-          },
-          [c](int64_t i, double offset, int rec) {
-            c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
-            c->s->enter_block(c->lp->body, false);
-            c->s->replay_block(c->lp->body, offset, rec, i == 0);
-          });
-    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-      const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
-      enter_block(branch);
-      run_block(branch, depth + 1, true);
-    }
+    ir::visit_stmt(
+        s, [&](const ir::Instr& in) { if (first_iteration || !hoisted_.count(&in)) exec(in); },
+        [&](const ir::Loop& lp) {
+          // A loop whose body holds no instruction (at any depth) schedules nothing, however many
+          // times it runs; walking its iterations would only spend time (an untrusted kernel can
+          // ask for 2^36 of them).
+          if (body_size(lp.body) == 0) return;
+          // The callbacks capture one pointer, so std::function keeps them without allocating.
+          struct LoopCtx {
+            Scheduler* s;
+            const ir::Loop* lp;
+            int depth;
+          } ctx{this, &lp, depth};
+          const LoopCtx* c = &ctx;
+          iterate(
+              lp.trip_count(), depth + 1, &lp,
+              [c](int64_t i) {
+                c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+                c->s->enter_block(c->lp->body);
+                c->s->run_block(c->lp->body, c->depth + 1, i == 0);
+              },
+              [c](int64_t i, double offset, int rec) {
+                c->s->env_.set_loop(c->lp->id, c->lp->start + i * c->lp->step);
+                c->s->enter_block(c->lp->body, false);
+                c->s->replay_block(c->lp->body, offset, rec, i == 0);
+              });
+        },
+        [&](const ir::If& cond) {
+          const auto& branch = ir::branch_body(cond, env_.holds(cond.cond));
+          enter_block(branch);
+          run_block(branch, depth + 1, true);
+        });
   }
 }
 
 void Scheduler::replay_block(const std::vector<ir::Stmt>& body, double offset, int loop_rec, bool first_iteration) {
   for (const ir::Stmt& s : body) {
-    if (const auto* in = std::get_if<ir::Instr>(&s.node)) {
-      if (first_iteration || !hoisted_.count(in)) replay(*in, offset, loop_rec);
-    } else if (const auto* lp = std::get_if<ir::Loop>(&s.node)) {
-      if (body_size(lp->body) == 0) continue;
-      const int64_t trips = lp->trip_count();
-      for (int64_t i = 0; i < trips; ++i) {
-        charge_replayed_iteration();
-        env_.set_loop(lp->id, lp->start + i * lp->step);
-        enter_block(lp->body, false);
-        replay_block(lp->body, offset, loop_rec, i == 0);
-      }
-    } else if (const auto* cond = std::get_if<ir::If>(&s.node)) {
-      const auto& branch = env_.holds(cond->cond) ? cond->then_body : cond->else_body;
-      enter_block(branch, false);
-      replay_block(branch, offset, loop_rec, true);
-    }
+    ir::visit_stmt(
+        s, [&](const ir::Instr& in) { if (first_iteration || !hoisted_.count(&in)) replay(in, offset, loop_rec); },
+        [&](const ir::Loop& lp) {
+          if (body_size(lp.body) == 0) return;
+          const int64_t trips = lp.trip_count();
+          for (int64_t i = 0; i < trips; ++i) {
+            charge_replayed_iteration();
+            env_.set_loop(lp.id, lp.start + i * lp.step);
+            enter_block(lp.body, false);
+            replay_block(lp.body, offset, loop_rec, i == 0);
+          }
+        },
+        [&](const ir::If& cond) {
+          const auto& branch = ir::branch_body(cond, env_.holds(cond.cond));
+          enter_block(branch, false);
+          replay_block(branch, offset, loop_rec, true);
+        });
   }
 }
 
@@ -529,7 +548,7 @@ void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
   visit_accesses(in, [&](const ir::Access& a, bool written) {
     Access acc = resolve(a);
     if (written) {
-      auto& entries = regions_[acc.key];
+      auto& entries = regions_[static_cast<size_t>(acc.key)];
       entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(acc.box, e.box); }),
                     entries.end());
       if (entries.size() >= kMaxEntriesPerRegion) {
@@ -542,9 +561,8 @@ void Scheduler::replay(const ir::Instr& in, double offset, int loop_rec) {
       }
       entries.push_back(Entry{acc.box, done, kNever, ui, -1, loop_rec, -1});
     } else {
-      auto r = regions_.find(acc.key);
-      if (r == regions_.end()) return;
-      for (Entry& e : r->second)
+      std::vector<Entry>& region = regions_[static_cast<size_t>(acc.key)];
+      for (Entry& e : region)
         if (overlaps(e.box, acc.box) && end >= e.rdone) {
           e.rdone = end;
           e.runit = ui;
@@ -569,7 +587,7 @@ void Scheduler::enter_block(const std::vector<ir::Stmt>& body, bool schedule) {
 Scheduler::Access Scheduler::resolve(const ir::Access& a) {
   Access r;
   int root = root_[static_cast<size_t>(a.tensor)];
-  r.key = static_cast<int64_t>(root) * 32 + instance_[static_cast<size_t>(root)];
+  r.key = region_base_[static_cast<size_t>(root)] + instance_[static_cast<size_t>(root)];
   r.box = root == a.tensor ? access_box(k_, a, env_) : Box::whole_tensor();
   return r;
 }
@@ -588,8 +606,8 @@ void Scheduler::memset_tile(int tensor) {
   const double ii = std::max(t_.min_ii, n) / t_.dve_ghz;
   ir::Access whole;
   whole.tensor = tensor;
-  Access acc{static_cast<int64_t>(tensor) * 32 + instance_[static_cast<size_t>(tensor)], Box::whole_tensor()};
-  auto& entries = regions_[acc.key];
+  Access acc{region_base_[static_cast<size_t>(tensor)] + instance_[static_cast<size_t>(tensor)], Box::whole_tensor()};
+  auto& entries = regions_[static_cast<size_t>(acc.key)];
   double ready = 0;
   int pred = last_[static_cast<int>(Unit::DVE)];
   for (const Entry& e : entries) {
@@ -632,11 +650,8 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
     if (!ir::is_hbm(sd.buffer) || ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer)) return;
     if (sd.role == ir::TensorRole::Constant) constant_tiles_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
     if (sd.role != ir::TensorRole::Internal && !reads.empty() && !src->indirect && loaded_.size() < 200000) {
-      Box b = access_box(k_, *src, env_);
-      std::vector<int64_t> key = {root_[static_cast<size_t>(src->tensor)]};
-      key.insert(key.end(), b.lo.begin(), b.lo.begin() + b.rank);
-      key.insert(key.end(), b.hi.begin(), b.hi.begin() + b.rank);
-      if (!b.whole && !loaded_.insert(key).second && !hbm_written_.count(key[0]))
+      const LoadedRegion key{root_[static_cast<size_t>(src->tensor)], access_box(k_, *src, env_)};
+      if (!key.box.whole && !loaded_.insert(key).second && !hbm_written_.count(key.root))
         lint(in, "perf_redundant_reload", "this load reads an HBM region that an earlier load already brought into SBUF",
              "load the tile once outside the loop (or in an outer loop) and reuse it; nothing writes that region in between");
     }
@@ -658,10 +673,9 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   }
   if (pe_transpose) {
     const Access a = resolve(*src);
-    auto it = regions_.find(a.key);
+    const std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
     bool from_load = false;
-    if (it != regions_.end())
-      for (const Entry& e : it->second) from_load |= overlaps(e.box, a.box) && e.wunit == static_cast<int>(Unit::DmaLoad);
+    for (const Entry& e : region) from_load |= overlaps(e.box, a.box) && e.wunit == static_cast<int>(Unit::DmaLoad);
     if (from_load)
       lint(in, "perf_pe_transpose", "TensorE transposes a tile that was just loaded from HBM",
            "load it already transposed (nl.load_transpose2d, nisa.dma_transpose on trn2, or index the HBM tensor transposed) "
@@ -757,9 +771,8 @@ void Scheduler::exec(const ir::Instr& in) {
       }
     };
     for (const Access& a : reads) {
-      auto it = regions_.find(a.key);
-      if (it == regions_.end()) continue;
-      for (const Entry& e : it->second) {
+      const std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
+      for (const Entry& e : region) {
         if (!overlaps(e.box, a.box) || e.wunit < 0) continue;
         double t = e.wdone + sync(e.wunit, v);
         if (e.wunit == vi) t += dep_extra;  // dependent instruction on the same engine [A1]
@@ -767,9 +780,8 @@ void Scheduler::exec(const ir::Instr& in) {
       }
     }
     for (const Access& a : writes) {
-      auto it = regions_.find(a.key);
-      if (it == regions_.end()) continue;
-      for (const Entry& e : it->second) {
+      const std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
+      for (const Entry& e : region) {
         if (!overlaps(e.box, a.box)) continue;
         // PSUM accumulation groups are pipelined inside TensorE: no wait for the previous
         // partial sum's latency (in-order issue orders them).
@@ -821,9 +833,8 @@ void Scheduler::exec(const ir::Instr& in) {
       int bpred = -1;
       for (int si : inf.broadcast_srcs) {
         const Access a = resolve(in.srcs[static_cast<size_t>(si)].access);
-        auto it = regions_.find(a.key);
-        if (it == regions_.end()) continue;
-        for (const Entry& e : it->second) {
+        const std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
+        for (const Entry& e : region) {
           if (e.wunit < 0 || !overlaps(e.box, a.box)) continue;
           const double t = e.wdone + sync(e.wunit, Unit::PE);
           if (t > bready) {
@@ -924,9 +935,8 @@ void Scheduler::exec(const ir::Instr& in) {
 
   // Region bookkeeping: reads extend the reader window; writes replace what they cover.
   for (const Access& a : reads) {
-    auto it = regions_.find(a.key);
-    if (it == regions_.end()) continue;
-    for (Entry& e : it->second) {
+    std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
+    for (Entry& e : region) {
       if (!overlaps(e.box, a.box)) continue;
       if (r.end >= e.rdone) {
         e.rdone = r.end;
@@ -938,7 +948,7 @@ void Scheduler::exec(const ir::Instr& in) {
   if (dma && in.dst.tensor >= 0 && ir::is_hbm(k_.tensors[static_cast<size_t>(in.dst.tensor)].buffer))
     hbm_written_.insert(root_[static_cast<size_t>(in.dst.tensor)]);
   for (const Access& a : writes) {
-    auto& entries = regions_[a.key];
+    auto& entries = regions_[static_cast<size_t>(a.key)];
     entries.erase(std::remove_if(entries.begin(), entries.end(), [&](const Entry& e) { return covers(a.box, e.box); }),
                   entries.end());
     if (entries.size() >= kMaxEntriesPerRegion) {

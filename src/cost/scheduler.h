@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <set>
@@ -64,10 +65,15 @@ class Scheduler {
     std::vector<int> broadcast_srcs;      // indices into srcs of [1, F] partition-broadcast operands
   };
   const InstrInfo& info(const ir::Instr& in);
-  // Timeline state compared between iterations to detect a steady state.
-  std::vector<double> clocks() const;
+  // Timeline state compared between iterations to detect a steady state (appended to `out`).
+  void append_clocks(std::vector<double>& out) const;
   // Work done so far per resource (compute engines, DMA engines, HBM), same purpose.
-  std::vector<double> work() const;
+  void append_work(std::vector<double>& out) const;
+  // iterate's buffers, one set per loop depth (a deque: growing it keeps outer frames' references).
+  struct IterScratch {
+    std::vector<double> hist_clocks, hist_work, delta, work_delta, prev_delta, prev_work_delta;
+  };
+  std::deque<IterScratch> scratch_;
 
   void run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration);
   void find_invariant_compute();
@@ -93,11 +99,14 @@ class Scheduler {
   const ir::Kernel& k_;
   const CostTable& t_;
   const CostOptions& o_;
-  AtomValues env_;
+  ir::AtomEnv env_;  // saturating: a bound past int64 is tracked as the whole range
   // Scopes: tensors created in each block, rotating instance of each tensor.
   std::map<const std::vector<ir::Stmt>*, std::vector<int>> created_in_;
   std::vector<int> root_, instances_, instance_;
-  std::unordered_map<int64_t, std::vector<Entry>> regions_;
+  // What each region (a tensor's rotating instance) was last written / read by: indexed by
+  // region_base_[tensor] + instance (Access::key).
+  std::vector<std::vector<Entry>> regions_;
+  std::vector<int64_t> region_base_;
   // Loop-invariant compute the compiler hoists: runs on the first iteration of its loop only.
   std::unordered_set<const ir::Instr*> hoisted_;
   std::unordered_map<const void*, int64_t> body_size_;
@@ -127,7 +136,28 @@ class Scheduler {
   int64_t scheduled_ = 0;
   int extrapolated_ = 0;
   std::vector<Lint> lints_;
-  std::set<std::vector<int64_t>> loaded_;  // HBM boxes loaded so far (perf_redundant_reload)
+  // HBM boxes loaded so far (perf_redundant_reload), compared exactly.
+  struct LoadedRegion {
+    int root;
+    Box box;
+    bool operator==(const LoadedRegion& o) const {
+      if (root != o.root || box.rank != o.box.rank || box.whole != o.box.whole) return false;
+      for (size_t d = 0; d < box.rank; ++d)
+        if (box.lo[d] != o.box.lo[d] || box.hi[d] != o.box.hi[d]) return false;
+      return true;
+    }
+  };
+  struct LoadedRegionHash {
+    size_t operator()(const LoadedRegion& r) const {
+      uint64_t h = static_cast<uint64_t>(r.root) * 0x9E3779B97F4A7C15ull;
+      for (size_t d = 0; d < r.box.rank; ++d) {
+        h = (h ^ static_cast<uint64_t>(r.box.lo[d])) * 0x100000001B3ull;
+        h = (h ^ static_cast<uint64_t>(r.box.hi[d])) * 0x100000001B3ull;
+      }
+      return static_cast<size_t>(h ^ (h >> 29));
+    }
+  };
+  std::unordered_set<LoadedRegion, LoadedRegionHash> loaded_;
   std::unordered_set<int> hbm_written_;
   std::unordered_set<int> constant_tiles_;  // SBUF tiles loaded from compile-time constants
   int64_t psum_banks_ = 0;

@@ -281,6 +281,7 @@ Funnel export_episodes(const EpisodeExportOptions& o) {
 
   if (o.dry_run) {  // coverage: which template each task would try first, nothing verified
     funnel.command += " --dry-run";
+    if (fs::path(o.out).has_parent_path()) fs::create_directories(fs::path(o.out).parent_path());
     std::ofstream out(o.out);
     if (!out) throw IoError("cannot write '" + o.out + "'");
     for (const fs::path& d : dirs) {

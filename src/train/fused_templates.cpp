@@ -1,8 +1,11 @@
 #include "train/fused_templates.h"
 
 #include "train/fused_lines.h"
+#include "train/torch_expr.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -249,7 +252,6 @@ const std::vector<Rule>& rules() {
          {"b% = $1 * $2", "@ = nl.where(nl.greater(b%, $3), $1, nl.log(nl.exp(nl.minimum(b%, $3)) + 1.0) * (1.0 / $2))"}},
         // epilogue / prologue patterns of synth/seeds/_patterns.json (compositions with a scaled
         // or shifted argument, gates of a second input, casts, bent identity)
-        {Kind::Map, "-{o}", {"@ = nl.negative($1)"}},
         {Kind::Map, "torch.exp(-{o}.abs())", {"@ = nl.exp(nl.negative(nl.abs($1)))"}},
         {Kind::Map, "{n} * (torch.relu({o}) + torch.tanh({o}))", {"@ = $1 * (nl.relu($2) + nl.tanh($3))"}},
         {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
@@ -279,8 +281,6 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "F.silu({o}) * {o}", {"@ = nl.silu($1) * $2"}},
         {Kind::Map, "F.gelu({o}) * {o}", {"@ = nl.gelu($1) * $2"}},
         {Kind::Map, "torch.relu({o}) * {o}", {"@ = nl.relu($1) * $2"}},
-        {Kind::Map, "{o} + {n}", {"@ = $1 + $2"}},
-        {Kind::Map, "{o} - {n}", {"@ = $1 - $2"}},
         {Kind::Map, "{o} * {o} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} * {n} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} + {n} * {o}", {"@ = $1 + $2 * $3"}},
@@ -290,6 +290,12 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "{o} / {o}", {"@ = $1 / $2"}},
         {Kind::Map, "{o} * {n}", {"@ = $1 * $2"}},
         {Kind::Map, "{o} / {n}", {"@ = $1 * (1.0 / $2)"}},
+        {Kind::Map, "{o} + {n}", {"@ = $1 + $2"}},
+        {Kind::Map, "{o} - {n}", {"@ = $1 - $2"}},
+        {Kind::Map, "{n} + {o}", {"@ = $2 + $1"}},
+        {Kind::Map, "{n} * {o}", {"@ = $2 * $1"}},
+        {Kind::Map, "{n} - {o}", {"@ = $2 * -1.0 + $1"}},  // n - x == n + (-x) exactly
+        {Kind::Map, "-{o}", {"@ = $1 * -1.0"}},
         {Kind::Map, "{o}", {"@ = $1"}},
         // whole-row transforms (the row is one tile's free axis)
         {Kind::Row, "torch.softmax({o}, dim=-1)",
@@ -551,6 +557,15 @@ class Translator {
 
  public:
   void bind_linear() { local_["LINEAR_RESULT"] = linear_var_; }
+  // For the linear-chain template: one statement at a time, the row length of each statement
+  // set by the caller (the chain's values have different widths).
+  void set_row_length(int64_t C) { C_ = C; }
+  bool step(const std::string& l, size_t idx, Translation& t) { return line(l, idx, t); }
+  // The NKI variable a reference name is bound to so far, or "".
+  std::string bound(const std::string& name) const {
+    auto it = local_.find(name);
+    return it == local_.end() ? std::string() : it->second;
+  }
 
  private:
   const Reference& ref_;
@@ -928,6 +943,327 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
                        ", K accumulated in chunks of " + std::to_string(KT) +
                        " in a float32 PSUM tile with both operands loaded transposed";
   out.push_back({rms ? "fused_linear:rmsnorm" : "fused_linear:plain", plan_text(layout, *tl), s.str()});
+}
+
+// ---------------------------------------------------------------------------------------------
+// Linear chains: forward() lines holding several nn.Linear calls (MLPs, gated FFNs, highway
+// layers, RMSNorm -> projection -> epilogue). Every line is split into one statement per
+// operation (torch_expr.h); element-wise and row statements go through the line rules above
+// with the row length of their operands, and each projection runs on TensorE per 128-row tile:
+// the tile's chunks of 128 features are transposed on TensorE (nc_transpose, SBUF -> PSUM) and
+// accumulated against W.T, which is loaded transposed once before the row loop.
+
+namespace {
+
+struct ChainLinear {
+  std::string module;
+  int w_arg = -1, b_arg = -1;  // kernel argument indices
+  int64_t in = 0, out = 0, kt = 0;
+};
+
+class ChainBuilder {
+ public:
+  ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
+               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT)
+      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), tr_(ref, ops, 1) {}
+
+  // Translates every reference line; false when any piece is outside the rules.
+  bool run() {
+    for (size_t i = 0; i < ref_.lines.size(); ++i) {
+      const std::string& l = ref_.lines[i];
+      size_t eq = l.find(" = ");
+      if (eq == std::string::npos) return false;
+      std::string lhs = l.substr(0, eq);
+      std::optional<expr::Tree> tree = expr::parse(l.substr(eq + 3));
+      if (!tree) return false;
+      tree_ = &*tree;
+      subst_.clear();
+      std::optional<std::string> v = reduce(tree->root, lhs);
+      if (!v) return false;
+    }
+    return !t_.reduced || true;
+  }
+
+  Translation& translation() { return t_; }
+  const std::set<std::string>& used_linears() const { return used_; }
+  int64_t width_of(const std::string& name) const {
+    auto it = width_.find(name);
+    return it == width_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::string text(int n) const { return expr::text_with(*tree_, n, subst_); }
+
+  // The row length of the tiles a statement reads: every tile operand must agree.
+  std::optional<int64_t> statement_width(const std::string& e) const {
+    static const std::regex ident(R"((?:self\.)?[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)");
+    int64_t w = -1;
+    for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
+      std::string name = it->str();
+      if (name.rfind("self.", 0) == 0) name = name.substr(5);
+      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
+      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
+        name = name.substr(0, name.rfind('.'));
+      int64_t x = -1;
+      if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
+      else if (auto o = ops_.find(name); o != ops_.end()) {
+        if (o->second.access == Access::Row) x = o->second.shape[0];
+        else continue;  // columns and scalars broadcast over any row length
+      } else {
+        // A module call `self.ln(h)`: its parameters have the row length.
+        auto m = ref_.modules.find(name);
+        if (m == ref_.modules.end()) continue;
+        auto p = ops_.find(name + ".weight");
+        if (p == ops_.end() || p->second.access != Access::Row) continue;
+        x = p->second.shape[0];
+      }
+      if (w >= 0 && x != w) return std::nullopt;
+      w = x;
+    }
+    if (w < 0) return std::nullopt;
+    return w;
+  }
+
+  // Emits `target = e` through the line rules; true when a rule took it.
+  bool emit(const std::string& target, const std::string& e) {
+    std::optional<int64_t> w = statement_width(e);
+    if (!w) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
+      return false;
+    }
+    tr_.set_row_length(*w);
+    Translation before = t_;
+    if (!tr_.step(target + " = " + e, idx_++, t_)) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
+      t_ = before;
+      return false;
+    }
+    width_[target] = t_.reduced && target == "y" ? 1 : *w;
+    return true;
+  }
+
+  std::string fresh() { return "s" + std::to_string(tmp_++); }
+
+  // Reduces node n to a name holding its value (assigned to `target` when given).
+  std::optional<std::string> reduce(int n, const std::string& target = {}) {
+    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
+    if (node.kind == expr::NodeKind::Paren) {
+      auto v = reduce(node.operands[0], target);
+      if (v) subst_[n] = *v;
+      return v;
+    }
+    if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
+      return tree_->text.substr(node.begin, node.end - node.begin);
+    }
+    // A projection: its input reduced to a name, then the matmul.
+    if (node.kind == expr::NodeKind::Call) {
+      std::string callee = expr::dotted_name(*tree_, node.callee);
+      if (callee.rfind("self.", 0) == 0 && linears_.count(callee.substr(5))) {
+        if (node.operands.size() != 1 || node.keyword_args) return std::nullopt;
+        auto in = reduce(node.operands[0]);
+        if (!in) return std::nullopt;
+        const ChainLinear& L = linears_.at(callee.substr(5));
+        if (width_of(*in) != L.in) return std::nullopt;
+        std::string var = tr_.bound(*in);
+        if (var.empty()) {
+          auto o = ops_.find(*in);
+          if (o == ops_.end() || o->second.access != Access::Full) return std::nullopt;
+          var = o->second.var;
+        }
+        std::string name = target.empty() ? fresh() : target;
+        std::string k = std::to_string(lin_++);
+        std::string mt = std::to_string(MT_), nn = std::to_string(L.out), kt = std::to_string(L.kt);
+        t_.body.push_back("acc" + k + " = nl.zeros((" + mt + ", " + nn + "), dtype=nl.float32, buffer=nl.psum)");
+        for (int64_t c = 0; c < L.in / L.kt; ++c) {
+          std::string cs = std::to_string(c);
+          std::string piece = L.in == L.kt ? var : var + "[:, " + std::to_string(c * L.kt) + ":" + std::to_string((c + 1) * L.kt) + "]";
+          t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
+          t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", wt_" + L.module + "_" + cs + ", transpose_x=True)");
+        }
+        std::string out_var = name == "y" ? "v" : "lin" + k;
+        std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
+        if (L.b_arg >= 0) val = "nl.add(" + val + ", bias_" + L.module + ")";
+        t_.body.push_back(out_var + " = " + val);
+        tr_.bind(name, out_var);
+        width_[name] = L.out;
+        used_.insert(L.module);
+        t_.summary.push_back("self." + L.module + "(...) on TensorE");
+        if (name == "y") tr_.mark_y_defined();
+        subst_[n] = name;
+        return name;
+      }
+    }
+    // The whole node as one statement, when a rule knows it with its operands as they are.
+    std::string whole = text(n);
+    std::string name = target.empty() ? fresh() : target;
+    if (emit(name, whole)) {
+      subst_[n] = name;
+      return name;
+    }
+    // Otherwise its operands first, then the node over their names.
+    if (node.operands.empty() && (node.kind != expr::NodeKind::Call || node.callee < 0)) return std::nullopt;
+    std::vector<int> parts = node.operands;
+    if (node.kind == expr::NodeKind::Call) {
+      const expr::Node& c = tree_->nodes[static_cast<size_t>(node.callee)];
+      // x.pow(2): the object of a method call is an operand; torch.exp / F.gelu are not.
+      if (c.kind == expr::NodeKind::Attribute) {
+        std::string root = expr::dotted_name(*tree_, c.callee);
+        bool library = root == "torch" || root.rfind("torch.", 0) == 0 || root == "F" || root == "math" || root == "nn";
+        if (!library && root.rfind("self", 0) != 0) parts.insert(parts.begin(), c.callee);
+      }
+    }
+    bool changed = false;
+    for (int p : parts) {
+      const expr::Node& pn = tree_->nodes[static_cast<size_t>(p)];
+      if (pn.kind == expr::NodeKind::Name || pn.kind == expr::NodeKind::Number || pn.kind == expr::NodeKind::String) continue;
+      auto v = reduce(p);
+      if (!v) return std::nullopt;
+      changed = true;
+    }
+    if (!changed) return std::nullopt;
+    if (!emit(name, text(n))) return std::nullopt;
+    subst_[n] = name;
+    return name;
+  }
+
+  const Reference& ref_;
+  const std::map<std::string, Operand>& ops_;
+  const std::map<std::string, ChainLinear>& linears_;
+  std::map<std::string, int64_t> width_;
+  int64_t MT_;
+  Translator tr_;
+  Translation t_;
+  const expr::Tree* tree_ = nullptr;
+  std::map<int, std::string> subst_;
+  std::set<std::string> used_;
+  size_t idx_ = 0;
+  int tmp_ = 0, lin_ = 0;
+};
+
+}  // namespace
+
+void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string>& args,
+                                std::vector<TemplateKernel>& out) {
+  if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
+  std::optional<Reference> ref = reference_from(t.dir);
+  if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
+  const TensorSpec& x = t.inputs[0];
+  if (x.shape.size() < 2 || !is_float(x.dtype)) return;
+  const int64_t K = x.shape.back(), M = product(x.shape) / K;
+  const int64_t MT = divisor_at_most(M, 128);
+  if (MT < 8) return;
+  std::vector<TensorSpec> all = t.kernel_args();
+  std::map<std::string, ChainLinear> linears;
+  std::set<int> weight_args;
+  for (const auto& [name, md] : ref->modules) {
+    if (md.type != "Linear") continue;
+    ChainLinear L;
+    L.module = name;
+    for (size_t i = 0; i < all.size(); ++i) {
+      if (all[i].name == name + ".weight") L.w_arg = static_cast<int>(i);
+      if (all[i].name == name + ".bias") L.b_arg = static_cast<int>(i);
+    }
+    if (L.w_arg < 0 || all[L.w_arg].shape.size() != 2 || md.bias != (L.b_arg >= 0)) return;
+    L.out = all[L.w_arg].shape[0];
+    L.in = all[L.w_arg].shape[1];
+    L.kt = divisor_at_most(L.in, 128);
+    if (L.kt < 8 || L.out > 512 || L.out < 1 || (L.out > 128 && divisor_at_most(L.out, 128) < 8)) return;
+    linears[name] = L;
+    weight_args.insert(L.w_arg);
+    if (L.b_arg >= 0) weight_args.insert(L.b_arg);
+  }
+  if (linears.empty()) return;
+  // The other arguments: [M, W] tiles, [W] rows, [M, 1] columns and scalars.
+  std::map<std::string, Operand> ops;
+  std::map<std::string, int64_t> widths;
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (weight_args.count(static_cast<int>(i))) continue;
+    const TensorSpec& s = all[i];
+    if (!is_float(s.dtype) || s.shape.empty()) return;
+    Operand op{args[i], var_name(args[i]), Access::Full, s.dtype, s.shape};
+    const int64_t last = s.shape.back();
+    if (i < t.inputs.size() && product(s.shape) == M * last && s.shape.size() >= 2 && (last != 1 || i == 0)) {
+      op.access = Access::Full;
+      widths[s.name] = last;
+    } else if (product(s.shape) == 1) {
+      op.access = Access::Scalar;
+    } else if (product(s.shape) == M && last == 1) {
+      op.access = Access::Column;
+    } else if (s.shape.size() == 1) {
+      op.access = Access::Row;
+    } else {
+      return;
+    }
+    ops[s.name] = op;
+  }
+  ChainBuilder b(*ref, ops, linears, widths, MT);
+  if (!b.run()) return;
+  Translation& tl = b.translation();
+  const TensorSpec& o = t.outputs[0];
+  const int64_t ow = b.width_of("y");
+  if (ow < 1 || product(o.shape) != M * ow || o.shape.back() != ow) return;
+  if (tl.reduced != (ow == 1) && tl.reduced) return;
+
+  std::ostringstream s;
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.isa as nisa\nimport neuronxcc.nki.language as nl\n\n\n";
+  s << "@nki.jit\ndef kernel(";
+  for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
+  s << "):\n";
+  s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
+  std::string ov = "out";
+  if (o.shape != std::vector<int64_t>{M, ow}) {
+    ov = "out_2d";
+    s << "    out_2d = out.reshape((" << M << ", " << ow << "))\n";
+  }
+  // W.T of every projection, in chunks of kt input features on the partitions, float32.
+  for (const auto& [name, L] : linears) {
+    if (!b.used_linears().count(name)) return;  // a projection the lines never call
+    const int64_t ns = L.out <= 128 ? L.out : divisor_at_most(L.out, 128);
+    for (int64_t c = 0; c < L.in / L.kt; ++c) {
+      std::string w = "wt_" + name + "_" + std::to_string(c);
+      s << "    " << w << " = nl.ndarray((" << L.kt << ", " << L.out << "), dtype=nl.float32, buffer=nl.sbuf)\n";
+      for (int64_t j = 0; j < L.out / ns; ++j) {
+        s << "    " << w << "_h" << j << " = nl.load_transpose2d(" << args[L.w_arg] << "[" << j * ns << ":" << (j + 1) * ns << ", "
+          << c * L.kt << ":" << (c + 1) * L.kt << "])\n";
+        s << "    " << w << "[:, " << j * ns << ":" << (j + 1) * ns << "] = nl.copy(" << w << "_h" << j << ", dtype=nl.float32)\n";
+      }
+    }
+    if (L.b_arg >= 0) {
+      s << "    bias_" << name << "_h = nl.load(" << args[L.b_arg] << ".reshape((1, " << L.out << ")))\n";
+      s << "    bias_" << name << " = nl.copy(bias_" << name << "_h, dtype=nl.float32).broadcast_to((" << MT << ", " << L.out << "))\n";
+    }
+  }
+  // x itself is read through the projection even when no rule named it.
+  std::set<std::string> loads = tl.used;
+  loads.insert(t.inputs[0].name);
+  for (const auto& [name, op] : ops) {
+    if (!loads.count(name)) continue;
+    if (op.access == Access::Row) {
+      s << "    " << op.var << "_h = nl.load(" << op.arg << ".reshape((1, " << op.shape[0] << ")))\n";
+      s << "    " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32).broadcast_to((" << MT << ", " << op.shape[0] << "))\n";
+    } else if (op.access == Access::Scalar) {
+      s << "    " << op.var << "_h = nl.load(" << op.arg << ".reshape((1, 1)))\n";
+      s << "    " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32).broadcast_to((" << MT << ", 1))\n";
+    } else if (op.shape.size() != 2) {
+      int64_t w = op.access == Access::Column ? 1 : op.shape.back();
+      s << "    " << op.arg << "_2d = " << op.arg << ".reshape((" << M << ", " << w << "))\n";
+    }
+  }
+  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT);
+  s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  for (const auto& [name, op] : ops) {
+    if (!loads.count(name) || (op.access != Access::Full && op.access != Access::Column)) continue;
+    std::string view = op.shape.size() == 2 ? op.arg : op.arg + "_2d";
+    s << "        " << op.var << "_h = nl.load(" << view << "[" << mrow << ", :])\n";
+    s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+  }
+  for (const std::string& l : tl.body) s << "        " << l << "\n";
+  s << "        nl.store(" << ov << "[" << mrow << ", :], value=v)\n";
+  s << "    return out\n";
+  std::string layout = "x is viewed as [" + std::to_string(M) + ", " + std::to_string(K) + "] in tiles of " + std::to_string(MT) +
+                       " rows; each nn.Linear multiplies the tile (transposed on TensorE in chunks of up to 128 features) "
+                       "by its W.T, loaded transposed once before the loop, into float32 PSUM";
+  out.push_back({"linear_chain:" + std::to_string(linears.size()), plan_text(layout, tl), s.str()});
 }
 
 }  // namespace nki::train

@@ -20,4 +20,9 @@ void add_fused_row_templates(const TaskSpec& task, const std::vector<std::string
 void add_fused_linear_templates(const TaskSpec& task, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out);
 
+// Several nn.Linear projections chained with element-wise / row lines (MLPs, gated FFNs): per
+// 128-row tile, every projection on TensorE against a W.T loaded once.
+void add_linear_chain_templates(const TaskSpec& task, const std::vector<std::string>& args,
+                                std::vector<TemplateKernel>& out);
+
 }  // namespace nki::train

@@ -386,6 +386,7 @@ std::vector<TemplateKernel> template_candidates(const TaskSpec& task, const std:
   // Synthesised tasks (seed + fused lines): written from reference.py's forward() itself.
   if (out.empty()) add_fused_row_templates(task, arg_names, out);
   if (out.empty()) add_fused_linear_templates(task, arg_names, out);
+  if (out.empty()) add_linear_chain_templates(task, arg_names, out);
   if (out.empty()) add_fused_axis_templates(task, arg_names, out);
   return out;
 }
