@@ -1,5 +1,6 @@
 #include "train/fused_templates.h"
 
+#include "train/fused_lines.h"
 #include "train/torch_expr.h"
 
 #include <cmath>
@@ -49,19 +50,10 @@ std::string trim(const std::string& s) {
 // ---------------------------------------------------------------------------------------------
 // The reference: forward() lines, its parameter names, and the modules built in __init__.
 
-struct Module {
-  std::string type;    // LayerNorm, BatchNorm1d, PReLU, Linear
-  std::string eps = "1e-05";
-  bool bias = true;    // Linear
-};
+using lines::Module;
+using lines::Reference;
 
-struct Reference {
-  std::vector<std::string> args;   // forward(self, ...) parameters
-  std::vector<std::string> lines;  // body statements, "return y" excluded
-  std::map<std::string, Module> modules;
-};
-
-std::optional<Reference> read_reference(const std::string& dir) {
+std::optional<Reference> reference_from(const std::string& dir) {
   std::ifstream in(dir + "/reference.py");
   if (!in) return std::nullopt;
   Reference r;
@@ -258,6 +250,37 @@ const std::vector<Rule>& rules() {
         // softplus with beta: x where beta * x > threshold, else log(1 + exp(beta * x)) / beta
         {Kind::Map, "F.softplus({o}, beta={n}, threshold={n})",
          {"b% = $1 * $2", "@ = nl.where(nl.greater(b%, $3), $1, nl.log(nl.exp(nl.minimum(b%, $3)) + 1.0) * (1.0 / $2))"}},
+        // epilogue / prologue patterns of synth/seeds/_patterns.json (compositions with a scaled
+        // or shifted argument, gates of a second input, casts, bent identity)
+        {Kind::Map, "torch.exp(-{o}.abs())", {"@ = nl.exp(nl.negative(nl.abs($1)))"}},
+        {Kind::Map, "{n} * (torch.relu({o}) + torch.tanh({o}))", {"@ = $1 * (nl.relu($2) + nl.tanh($3))"}},
+        {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
+        {Kind::Map, "F.elu({o}, {n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "F.mish({n} * {o})", {"@ = nl.mish($1 * $2)"}},
+        {Kind::Map, "torch.tanh({n} * {o})", {"@ = nl.tanh($1 * $2)"}},
+        {Kind::Map, "torch.sigmoid({n} * {o})", {"@ = nl.sigmoid($1 * $2)"}},
+        {Kind::Map, "F.hardswish({n} * {o})", {"s% = $1 * $2", "@ = s% * nl.minimum(nl.maximum(s% + 3.0, 0.0), 6.0) * (1.0 / 6.0)"}},
+        {Kind::Map, "F.softsign({n} * {o})", {"s% = $1 * $2", "@ = s% / (nl.abs(s%) + 1.0)"}},
+        {Kind::Map, "F.gelu({o} + {o})", {"@ = nl.gelu($1 + $2)"}},
+        {Kind::Map, "F.silu({o} + {o})", {"@ = nl.silu($1 + $2)"}},
+        {Kind::Map, "F.selu({o}) + {n}",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)) + $2"}},
+        {Kind::Map, "{o}.to(torch.float16).to(torch.bfloat16).to(torch.float32)",
+         {"@ = nl.copy(nl.copy(nl.copy($1, dtype=nl.float16), dtype=nl.bfloat16), dtype=nl.float32)"}},
+        {Kind::Map, "{o} * torch.rsqrt({n} + {o} * {o})", {"@ = $1 * nl.rsqrt($2 + $3 * $4)"}},
+        {Kind::Map, "{o} * ({o}.abs() > {n}).to({o}.dtype)", {"@ = nl.where(nl.greater(nl.abs($2), $3), $1, $1 * 0.0)"}},
+        {Kind::Map, "{o} + torch.sin({o}).pow(2)", {"s% = nl.sin($2)", "@ = $1 + s% * s%"}},
+        {Kind::Map, "(torch.sqrt({o} * {o} + {n}) - {n}) / {n} + {o}", {"@ = (nl.sqrt($1 * $2 + $3) - $4) * (1.0 / $5) + $6"}},
+        {Kind::Map, "torch.sign({o}) * torch.sqrt({o}.abs() + {n})", {"@ = nl.sign($1) * nl.sqrt(nl.abs($2) + $3)"}},
+        {Kind::Map, "{o} * torch.tanh({o})", {"@ = $1 * nl.tanh($2)"}},
+        {Kind::Map, "{o} * torch.exp({o})", {"@ = $1 * nl.exp($2)"}},
+        {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
+        {Kind::Map, "({o} + {o}) * {n}", {"@ = ($1 + $2) * $3"}},
+        {Kind::Map, "{o} + {o} * {o}", {"@ = $1 + $2 * $3"}},
+        {Kind::Map, "{o} * {n} - {n}", {"@ = $1 * $2 - $3"}},
+        {Kind::Map, "F.silu({o}) * {o}", {"@ = nl.silu($1) * $2"}},
+        {Kind::Map, "F.gelu({o}) * {o}", {"@ = nl.gelu($1) * $2"}},
+        {Kind::Map, "torch.relu({o}) * {o}", {"@ = nl.relu($1) * $2"}},
         {Kind::Map, "{o} * {o} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} * {n} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} + {n} * {o}", {"@ = $1 + $2 * $3"}},
@@ -283,6 +306,17 @@ const std::vector<Rule>& rules() {
         {Kind::Row, "torch.softmax(F.gelu({o} * {n}), dim=1)",
          {"s% = nl.gelu($1 * $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
           "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.log_softmax({o} / {n}, dim=-1)",
+         {"s% = $1 * (1.0 / $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "d% = s% - m%",
+          "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
+        {Kind::Row, "torch.softmax({o} + {o}, dim=-1)",
+         {"s% = $1 + $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} * F.normalize({o}, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($2 * $2, axis=1, keepdims=True))", "@ = $1 * ($2 / nl.maximum(n%, 1e-12))"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), {o})",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05) * $3"}},
         {Kind::Row, "torch.log_softmax({o}, dim=-1)",
          {"m% = nl.max($1, axis=1, keepdims=True)", "d% = $1 - m%", "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
         {Kind::Row, "F.softmin({o}, dim=-1)",
@@ -350,23 +384,9 @@ const std::vector<Rule>& rules() {
 // ---------------------------------------------------------------------------------------------
 // Translation of forward() into float32 tile statements.
 
-// How a kernel argument enters the row computation.
-enum class Access { Full, Column, Row, Scalar };
-
-struct Operand {
-  std::string arg;   // kernel parameter name
-  std::string var;   // NKI variable holding its float32 tile
-  Access access;
-  DType dtype;
-  std::vector<int64_t> shape;
-};
-
-struct Translation {
-  std::vector<std::string> body;     // statements inside the tile loop, ending in `v = ...`
-  std::set<std::string> used;        // python names of the operands read
-  bool reduced = false;              // v is one value per row
-  std::vector<std::string> summary;  // short names of the lines, for the plan
-};
+using lines::Access;
+using lines::Operand;
+using lines::Translation;
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
@@ -392,11 +412,11 @@ class Translator {
   Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {})
       : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)) {}
 
-  std::optional<Translation> run(size_t first_line = 0) {
+  std::optional<Translation> run(size_t first_line = 0, size_t end_line = SIZE_MAX, bool need_y = true) {
     Translation t;
-    for (size_t i = first_line; i < ref_.lines.size(); ++i)
+    for (size_t i = first_line; i < std::min(end_line, ref_.lines.size()); ++i)
       if (!line(ref_.lines[i], i, t)) return std::nullopt;
-    if (!defined_y_) return std::nullopt;
+    if (need_y && !defined_y_) return std::nullopt;
     return t;
   }
 
@@ -955,9 +975,26 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 
 }  // namespace
 
+// The shared entry points of fused_lines.h (the generators of fused_axis_templates.cpp).
+std::optional<lines::Reference> lines::read_reference(const std::string& dir) { return reference_from(dir); }
+
+std::optional<lines::Translation> lines::translate_lines(const Reference& ref, const std::map<std::string, Operand>& ops,
+                                                         int64_t C, size_t first, size_t end, bool y_defined) {
+  Translator tr(ref, ops, C);
+  if (y_defined) tr.mark_y_defined();
+  return tr.run(first, end, y_defined);
+}
+
+void lines::emit_broadcast_loads(std::ostringstream& s, const std::map<std::string, Operand>& ops,
+                                 const std::set<std::string>& used, int64_t rows, int64_t C, const std::string& ind) {
+  train::emit_broadcasts(s, ops, used, rows, C, ind);
+}
+
+std::string lines::plan_sentence(const std::string& layout, const Translation& tr) { return train::plan_text(layout, tr); }
+
 void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.size() != t.inputs.size()) return;
   for (const auto& [n, m] : ref->modules)
     if (m.type == "Linear") return;
@@ -1114,7 +1151,7 @@ void add_pooled_linear(const TaskSpec& t, const std::vector<std::string>& args, 
 void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
   std::string lin_name;
   for (const auto& [n, m] : ref->modules)
@@ -1286,7 +1323,7 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
 void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
   const TensorSpec& x = t.inputs[0];
   if (x.shape.size() < 2 || !is_float(x.dtype)) return;
