@@ -67,25 +67,19 @@ bool arange_subscript(const Ctx& c, const Expr* v, ArangeVar& out) {
 }
 bool inline_arange(const Ctx& c, const Expr* e, ArangeVar& out) { return arange_subscript(c, e, out); }
 
-// An affine index expression: signed base terms + coefficient * one arange name.
-struct Term {
-  std::string text;
-  int sign = 1;
-};
-struct Affine {
-  std::vector<Term> base;
-  struct Var {
-    std::string name;
-    std::string coef;  // "" = 1
-    int sign = 1;
-    ArangeVar info;
-  };
-  std::vector<Var> vars;
-  std::string why;  // non-empty: not affine
-  std::vector<const Expr*> names;  // the Name nodes of index names consumed
-};
+}  // namespace
 
-void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) {
+// `k * t` as text, for the constant factor `k` ("" = 1) that distributing a multiplier carries.
+std::string times(const std::string& k, const std::string& t) {
+  if (k.empty()) return t;
+  if (t.empty() || t == "1") return k;
+  return k + " * " + t;
+}
+
+// Splits `e` (times the constant `factor`, "" = 1) into base terms and arange terms. A constant
+// multiple of a compound index expression, `k * (i_h + 1)`, is distributed over its terms
+// (k * i_h + k * 1): an exact rewrite of integer arithmetic.
+void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth, const std::string& factor) {
   if (!a.why.empty()) return;
   if (depth > 50) {
     a.why = "index expression too deep";
@@ -96,30 +90,32 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
     auto* b = as<BinOp>(e);
     if (b && (b->op == Operator::Add || b->op == Operator::Sub)) t = "(" + t + ")";
     else if (!atomic(e) && !as<BinOp>(e)) t = "(" + t + ")";
-    a.base.push_back({t, sign});
+    else if (!factor.empty() && b && b->op != Operator::Mult) t = "(" + t + ")";
+    a.base.push_back({times(factor, t), sign});
     return;
   }
   ArangeVar inline_var;
   if (inline_arange(c, e, inline_var)) {
-    a.vars.push_back({c.text(*e), "", sign, inline_var});
+    a.vars.push_back({c.text(*e), factor, sign, inline_var});
     return;
   }
   if (auto* n = as<Name>(e)) {
     a.names.push_back(n);
     if (c.aranges.count(n->id)) {
-      a.vars.push_back({n->id, "", sign, c.aranges.at(n->id)});
+      a.vars.push_back({n->id, factor, sign, c.aranges.at(n->id)});
       return;
     }
     auto al = c.index_aliases.find(n->id);
-    if (al != c.index_aliases.end()) return decompose(c, al->second, sign, a, depth + 1);
+    if (al != c.index_aliases.end()) return decompose(c, al->second, sign, a, depth + 1, factor);
     a.why = "'" + n->id + "' (an nl.arange mask) used as an index";
     return;
   }
-  if (auto* u = as<UnaryOp>(e); u && u->op == UnaryOpKind::USub) return decompose(c, u->operand.get(), -sign, a, depth + 1);
+  if (auto* u = as<UnaryOp>(e); u && u->op == UnaryOpKind::USub)
+    return decompose(c, u->operand.get(), -sign, a, depth + 1, factor);
   if (auto* b = as<BinOp>(e)) {
     if (b->op == Operator::Add || b->op == Operator::Sub) {
-      decompose(c, b->left.get(), sign, a, depth + 1);
-      decompose(c, b->right.get(), b->op == Operator::Add ? sign : -sign, a, depth + 1);
+      decompose(c, b->left.get(), sign, a, depth + 1, factor);
+      decompose(c, b->right.get(), b->op == Operator::Add ? sign : -sign, a, depth + 1, factor);
       return;
     }
     if (b->op == Operator::Mult) {
@@ -134,16 +130,14 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
         return;
       }
       ArangeVar iv;
+      std::string coef = times(factor, wrapped(c, k));
       if (inline_arange(c, var, iv)) {
-        a.vars.push_back({c.text(*var), wrapped(c, k), sign, iv});
+        a.vars.push_back({c.text(*var), coef, sign, iv});
         return;
       }
-      if (!vn || !c.aranges.count(vn->id)) {
-        a.why = "a multiple of a compound index expression (distribute it by hand)";
-        return;
-      }
+      if (!vn || !c.aranges.count(vn->id)) return decompose(c, var, sign, a, depth + 1, coef);
       a.names.push_back(vn);
-      a.vars.push_back({vn->id, wrapped(c, k), sign, c.aranges.at(vn->id)});
+      a.vars.push_back({vn->id, coef, sign, c.aranges.at(vn->id)});
       return;
     }
   }
@@ -158,6 +152,8 @@ std::string join_base(const std::vector<Term>& terms) {
   }
   return s;
 }
+
+namespace {
 
 std::string extent_text(const ArangeVar& v) { return v.extent; }
 
@@ -345,6 +341,9 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
     });
   });
   if (failed) return;
+  const Expr* target = nullptr;  // t[...] = value: an access pattern there keeps a subscript
+  if (auto* a = as<Assign>(s); a && a->targets.size() == 1) target = a->targets[0].get();
+  if (auto* g = as<AugAssign>(s)) target = g->target.get();
   for (auto& [v, r] : restrict) {
     auto it = c.aranges.find(v);
     if (it == c.aranges.end() || it->second.axis != 0 || it->second.rank < 2) continue;
@@ -361,6 +360,33 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for (const ExprPtr& e : t->elts) elts.push_back(e.get());
       else
         elts.push_back(sub->slice.get());
+      auto mark_handled = [&](const std::vector<Affine>& parts) {
+        for (const Affine& a : parts) handled.insert(a.names.begin(), a.names.end());
+        for_each_expr(sub->slice.get(), [&](const Expr* n) { handled.insert(n); });
+      };
+      // Several index arrays on one axis (a flattened i_r * W + i_c, a window i_h + i_k) are
+      // not a slice per axis: the whole access becomes one access pattern.
+      std::vector<Affine> decomposed(elts.size());
+      bool several = false, affine = true;
+      for (size_t i = 0; i < elts.size(); ++i) {
+        if (as<Slice>(elts[i])) continue;
+        decompose(c, elts[i], 1, decomposed[i]);
+        affine = affine && decomposed[i].why.empty();
+        several = several || decomposed[i].vars.size() > 1;
+      }
+      if (several && affine) {
+        std::string why;
+        for (const Affine& a : decomposed)
+          for (const Affine::Var& v : a.vars)
+            if (restrict.count(v.name)) why = "a masked access with several nl.arange values on one axis";
+        if (why.empty() && rewrite_as_access_pattern(c, sub, elts, decomposed, sub == target, why)) {
+          mark_handled(decomposed);
+          return;
+        }
+        c.refuse(*sub, "arange_slices", why);
+        mark_handled(decomposed);
+        return;
+      }
       std::vector<std::string> parts;
       std::string permute;
       std::vector<int> var_axes;

@@ -97,11 +97,22 @@ class StmtRewriter {
     }
     bool ok = true;
     if (top && !aug && as<Name>(target)) {
-      // x = nisa.op(...): allocate x, then write into it.
-      std::string call_text = dp_call(top, c_.text(*target), "", ok);
+      // x = nisa.op(...): allocate x, then write into it. When the call reads x itself
+      // (acc = nisa.op(..., operand1=acc)), the result goes to a new tile that x names after
+      // the call: allocating x first would make the call read the new, unwritten tile.
+      std::string name = c_.text(*target);
+      bool reads_target = false;
+      for_each_child(top, [&](const Expr* arg) {
+        for_each_expr(arg, [&](const Expr* x) {
+          if (auto* n = as<Name>(x); n && n->id == name) reads_target = true;
+        });
+      });
+      std::string dst = reads_target ? fresh(isa_op(top)) : name;
+      std::string call_text = dp_call(top, dst, "", ok);
       std::string alloc = allocation(top, ok);
       if (!ok) return;
-      body = prelude_ + indent_ + c_.text(*target) + " = " + alloc + "\n" + indent_ + call_text;
+      body = prelude_ + indent_ + dst + " = " + alloc + "\n" + indent_ + call_text;
+      if (reads_target) body += "\n" + indent_ + name + " = " + dst;
     } else if (top) {
       std::string extra;
       if (isa_op(top) == "nc_matmul") extra = aug ? "accumulate=True" : "accumulate=False";
@@ -192,6 +203,7 @@ class StmtRewriter {
     std::string call_text = dp_call(k, name, "", ok);
     std::string alloc = allocation(k, ok);
     prelude_ += indent_ + name + " = " + alloc + "\n" + indent_ + call_text + "\n";
+    hoisted_[k] = name;
     return name;
   }
 
@@ -215,14 +227,19 @@ class StmtRewriter {
     size_t occ = static_cast<size_t>(occurrence_[k]);
     const TileFact& f = it->second[occ];
     std::string symbolic = same_shape_operand(k);
+    if (symbolic.empty()) symbolic = partition_following_shape(k, it->second, occ, static_cast<size_t>(per_exec));
     bool dtype_given = find_kw(k, "dtype") != nullptr;
-    for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec))
-      if ((symbolic.empty() && it->second[j].shape != f.shape) || (!dtype_given && it->second[j].dtype != f.dtype) ||
-          it->second[j].buffer != f.buffer) {
-        c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different shapes across the trace");
+    for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec)) {
+      const char* differs = symbolic.empty() && it->second[j].shape != f.shape ? "shapes"
+                            : !dtype_given && it->second[j].dtype != f.dtype   ? "dtypes"
+                            : it->second[j].buffer != f.buffer                ? "buffers"
+                                                                               : nullptr;
+      if (differs) {
+        c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different " + differs + " across the trace");
         ok = false;
         return "";
       }
+    }
     std::string dtype;
     if (const keyword* d = find_kw(k, "dtype")) dtype = c_.src.render(c_.begin(*d->value), c_.end(*d->value));
     else dtype = std::string("nl.") + dtype_name(f.dtype);
@@ -239,45 +256,68 @@ class StmtRewriter {
     return "nl.ndarray(" + shape + ", dtype=" + dtype + ", buffer=" + buffer + ")";
   }
 
+  // The text of operand `kw` (or positional `pos`) of `k` when evaluating it again has no effect:
+  // a name, a view of a name, or a nested nisa call hoisted into a temporary (its name); "".
+  std::string reusable_operand(const Call* k, const char* kw, size_t pos) {
+    const Expr* e = nullptr;
+    if (const keyword* w = find_kw(k, kw)) e = w->value.get();
+    else if (k->args.size() > pos) e = k->args[pos].get();
+    if (!e) return "";
+    if (auto* call = as<Call>(e)) {
+      auto h = hoisted_.find(call);
+      return h == hoisted_.end() ? "" : h->second;
+    }
+    const Expr* b = e;
+    if (auto* sub = as<Subscript>(b)) b = sub->value.get();
+    if (!as<Name>(b)) return "";
+    return c_.src.render(c_.begin(*e), c_.end(*e));
+  }
+
   // Element-wise ops return a tile of their data operand's shape. Allocating `data.shape` keeps
   // the kernel shape-generic and follows operands that a mask cut short. Only for operands
-  // that are names or views of names (re-evaluating a call would emit its instruction twice).
+  // that can be evaluated again (re-evaluating a call would emit its instruction twice).
   std::string same_shape_operand(const Call* k) {
     static const std::map<std::string, std::pair<const char*, size_t>> kData = {
         {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
         {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
         {"tensor_tensor_scan", {"data0", 0}}, {"affine_select", {"on_true_tile", 1}}};
     std::string op = isa_op(k);
-    auto pure = [&](const char* kw, size_t pos) -> std::string {
-      const Expr* e = nullptr;
-      if (const keyword* w = find_kw(k, kw)) e = w->value.get();
-      else if (k->args.size() > pos) e = k->args[pos].get();
-      const Expr* b = e;
-      if (auto* sub = as<Subscript>(b)) b = sub->value.get();
-      if (!e || !as<Name>(b)) return "";
-      return c_.src.render(c_.begin(*e), c_.end(*e));
-    };
     // nc_matmul: stationary [K, M] x moving [K, N] -> [M, N]; nc_transpose: [P, F] -> [F, P].
     if (op == "nc_matmul" && !find_kw(k, "is_transpose") && k->args.size() <= 2) {
-      std::string st = pure("stationary", 0), mv = pure("moving", 1);
+      std::string st = reusable_operand(k, "stationary", 0), mv = reusable_operand(k, "moving", 1);
       if (st.empty() || mv.empty()) return "";
       return "\x01(" + st + ".shape[1], " + mv + ".shape[1])";
     }
     if (op == "nc_transpose") {
-      std::string d = pure("data", 0);
+      std::string d = reusable_operand(k, "data", 0);
       if (d.empty()) return "";
       return "\x01(" + d + ".shape[1], " + d + ".shape[0])";
     }
     auto it = kData.find(op);
     if (it == kData.end()) return "";
-    const Expr* data = nullptr;
-    if (const keyword* kw = find_kw(k, it->second.first)) data = kw->value.get();
-    else if (k->args.size() > it->second.second) data = k->args[it->second.second].get();
-    const Expr* base = data;
-    if (auto* sub = as<Subscript>(base)) base = sub->value.get();
-    if (!data || !as<Name>(base)) return "";
-    bool ok = true;
-    return c_.src.render(c_.begin(*data), c_.end(*data)) + (ok ? "" : "");
+    return reusable_operand(k, it->second.first, it->second.second);
+  }
+
+  // Reductions over free axes and the batch-norm statistics keep their data operand's
+  // partitions: when only dim 0 of the traced tiles changes between executions (a tail tile),
+  // dim 0 is `data.shape[0]` and the other dims are the trace's.
+  std::string partition_following_shape(const Call* k, const std::vector<TileFact>& facts, size_t occ, size_t per_exec) {
+    static const std::map<std::string, std::pair<const char*, size_t>> kKeepsPartitions = {
+        {"tensor_reduce", {"data", 1}}, {"bn_stats", {"data", 0}}, {"bn_aggr", {"data", 0}},
+        {"activation_reduce", {"data", 1}}, {"max8", {"src", 0}}, {"nc_find_index8", {"data", 0}}};
+    auto it = kKeepsPartitions.find(isa_op(k));
+    if (it == kKeepsPartitions.end()) return "";
+    const std::vector<int64_t>& first = facts[occ].shape;
+    if (first.empty()) return "";
+    for (size_t j = occ; j < facts.size(); j += per_exec) {
+      const std::vector<int64_t>& s = facts[j].shape;
+      if (s.size() != first.size() || !std::equal(s.begin() + 1, s.end(), first.begin() + 1)) return "";
+    }
+    std::string data = reusable_operand(k, it->second.first, it->second.second);
+    if (data.empty()) return "";
+    std::string shape = "\x01(" + data + ".shape[0]";
+    for (size_t d = 1; d < first.size(); ++d) shape += ", " + std::to_string(first[d]);
+    return shape + (first.size() == 1 ? ",)" : ")");
   }
 
   // nisa.op(dst, <2.24 arguments without dtype/mask>, extra).
@@ -374,6 +414,7 @@ class StmtRewriter {
   std::string indent_;
   std::string prelude_;
   std::map<const Call*, int> occurrence_;
+  std::map<const Call*, std::string> hoisted_;  // nested nisa calls -> their temporaries
   std::map<std::string, int> seen_;
 };
 
@@ -527,6 +568,7 @@ RewriteResult rewrite_to_current(const std::string& legacy_source, const TileFac
     });
   });
   collect_index_defs(c, m.body);
+  collect_fresh_tensors(c, m.body);
   walk_stmts(m.body, [&](const Stmt* s, const StmtList*) {
     if (as<Import>(s) || as<ImportFrom>(s)) return rewrite_import(c, s);
     if (auto* d = as<FunctionDef>(s)) {

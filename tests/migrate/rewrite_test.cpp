@@ -67,6 +67,19 @@ TEST(MigrateRewrite, FreshIsaResultIsAllocated) {
                              "    nisa.activation(y, op=nl.exp, data=t)\n"));
 }
 
+TEST(MigrateRewrite, ResultThatItsCallReadsGoesToANewTile) {
+  // acc = f(..., acc): allocating acc first would make the call read the new, unwritten tile.
+  TileFacts f;
+  f[{7, "nisa.scalar_tensor_tensor"}] = {TileFact{{128, 64}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(
+      kernel("    acc = nisa.scalar_tensor_tensor(data=t, op0=nl.multiply, operand0=w, op1=nl.add, operand1=acc)\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    scalar_tensor_tensor_out = nl.ndarray(t.shape, dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.scalar_tensor_tensor(scalar_tensor_tensor_out, data=t, op0=nl.multiply, operand0=w, "
+                             "op1=nl.add, operand1=acc)\n"
+                             "    acc = scalar_tensor_tensor_out\n"));
+}
+
 TEST(MigrateRewrite, DtypeFromTraceWhenNotGiven) {
   TileFacts f;
   f[{7, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float16, nki::ir::Buffer::Sbuf}};
@@ -95,8 +108,42 @@ TEST(MigrateRewrite, NumpyOperatorBecomesNl) {
   TileFacts f;
   f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
   RewriteResult r = rewrite_to_current(kernel("    m = nisa.tensor_reduce(np.max, data=s, axis=(1,), dtype=nl.float32)\n"), f);
-  EXPECT_EQ(r.text, migrated("    m = nl.ndarray((128, 1), dtype=nl.float32, buffer=nl.sbuf)\n"
+  EXPECT_EQ(r.text, migrated("    m = nl.ndarray((s.shape[0], 1), dtype=nl.float32, buffer=nl.sbuf)\n"
                              "    nisa.tensor_reduce(m, nl.maximum, data=s, axis=(1,))\n"));
+}
+
+TEST(MigrateRewrite, ReductionOfATailTileFollowsItsPartitions) {
+  // Two executions (a full tile, then a 72-row tail): dim 0 follows the data, the rest is the trace's.
+  TileFacts f;
+  f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf},
+                                  TileFact{{72, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    m = nisa.tensor_reduce(nl.add, data=s[0:n], axis=(1,))\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    m = nl.ndarray((s[0:n].shape[0], 1), dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.tensor_reduce(m, nl.add, data=s[0:n], axis=(1,))\n"));
+}
+
+TEST(MigrateRewrite, TailTilesOfAnotherFreeShapeAreRefused) {
+  TileFacts f;
+  f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 4}, DType::Float32, nki::ir::Buffer::Sbuf},
+                                  TileFact{{128, 2}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    m = nisa.tensor_reduce(nl.add, data=s, axis=(2,))\n"), f);
+  EXPECT_TRUE(refused_rule(r, "isa_dst", 7));
+}
+
+TEST(MigrateRewrite, HoistedOperandNamesTheShape) {
+  // bn_aggr(bn_stats(x)): the inner call goes to a temporary, whose partitions the outer follows.
+  TileFacts f;
+  f[{7, "nisa.bn_stats"}] = {TileFact{{128, 6}, DType::Float32, nki::ir::Buffer::Sbuf},
+                             TileFact{{16, 6}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  f[{7, "nisa.bn_aggr"}] = {TileFact{{128, 2}, DType::Float32, nki::ir::Buffer::Sbuf},
+                            TileFact{{16, 2}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    mv = nisa.bn_aggr(nisa.bn_stats(xs, dtype=nl.float32), dtype=nl.float32)\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    bn_stats_out = nl.ndarray((xs.shape[0], 6), dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.bn_stats(bn_stats_out, xs)\n"
+                             "    mv = nl.ndarray((bn_stats_out.shape[0], 2), dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.bn_aggr(mv, bn_stats_out)\n"));
 }
 
 TEST(MigrateRewrite, AllocationWithoutTraceIsRefused) {
@@ -186,6 +233,97 @@ TEST(MigrateRewrite, WindowIndexIsRefused) {
       "    a = nl.load(x[i_p, i_f + i_k])\n";
   RewriteResult r = rewrite_to_current(kernel(body), {});
   EXPECT_TRUE(refused_rule(r, "arange_slices", 10));
+}
+
+TEST(MigrateRewrite, MultipleOfCompoundIndexIsDistributed) {
+  // (i_f + 1) * 2 = 2 * i_f + 2: a strided slice starting at 2.
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    a = nl.load(x[i_p, (i_f + 1) * 2])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    a = nl.load(x[0:P, 2:2 + 2 * (F - 1) + 1:2])\n"));
+}
+
+TEST(MigrateRewrite, DistributedFactorKeepsItsOperandsGrouped) {
+  // k * (a // 2 + i_f): the base term is k * (a // 2), not (k * a) // 2.
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    a = nl.load(x[i_p, k * (n // 2 + i_f)])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    a = nl.load(x[0:P, k * (n // 2):k * (n // 2) + k * (F - 1) + 1:k])\n"));
+}
+
+TEST(MigrateRewrite, FlattenedIndexBecomesAccessPattern) {
+  // y[c, h * Wp + w] over a [C, H, W] broadcast: steps Wp and 1 along y's free axis.
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    y = nl.load(x)\n"
+      "    nl.store(out, value=y[i_c, i_h * Wp + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    y = nl.load(x)\n"
+                             "    nl.store(out, value=y.ap([[y.strides[0], C], [Wp * y.strides[1], H], [y.strides[1], W]]))\n"));
+}
+
+TEST(MigrateRewrite, PaddedInteriorWriteBecomesAccessPatternTarget) {
+  // (i_h + 1) * Wp + 1 + i_w: distributed, then offset Wp + 1 into the padded row-major image.
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    xp = nl.zeros((C, (H + 2) * Wp + 2), dtype=nl.float32, buffer=nl.sbuf)\n"
+      "    xp[i_c, (i_h + 1) * Wp + 1 + i_w] = nl.load(x)\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    xp = nl.zeros((C, (H + 2) * Wp + 2), dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    xp.ap([[xp.strides[0], C], [Wp * xp.strides[1], H], [xp.strides[1], W]], "
+                             "offset=(Wp + 1) * xp.strides[1])[...] = nl.load(x)\n"));
+}
+
+TEST(MigrateRewrite, OverlappingWindowOnHbmBecomesAccessPattern) {
+  // x[b, kh * H + i_k + i_h * H + i_w]: i_k and i_w both step 1 (an im2col window).
+  std::string body =
+      "    i_k = nl.arange(K)[:, None, None]\n"
+      "    i_h = nl.arange(R)[None, :, None]\n"
+      "    i_w = nl.arange(R)[None, None, :]\n"
+      "    win = nl.load(x[b, kh * H + i_k + i_h * H + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    win = nl.load(x.ap([[x.strides[1], K], [H * x.strides[1], R], [x.strides[1], R]], "
+                             "offset=b * x.strides[0] + kh * H * x.strides[1]))\n"));
+}
+
+TEST(MigrateRewrite, AccessPatternOverAReshapedParameter) {
+  // A reshape of a whole tensor is the same storage, row-major: still offset 0.
+  std::string body =
+      "    i_k = nl.arange(K)[:, None, None]\n"
+      "    i_h = nl.arange(R)[None, :, None]\n"
+      "    i_w = nl.arange(R)[None, None, :]\n"
+      "    x2 = x.reshape((B, H * H))\n"
+      "    win = nl.load(x2[b, i_k + i_h * H + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    x2 = x.reshape((B, H * H))\n"
+                             "    win = nl.load(x2.ap([[x2.strides[1], K], [H * x2.strides[1], R], [x2.strides[1], R]], "
+                             "offset=b * x2.strides[0]))\n"));
+}
+
+TEST(MigrateRewrite, AccessPatternOverAPossibleViewIsRefused) {
+  // v is a slice of x: .ap() would address x's storage from its start, not v's.
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    v = x[1]\n"
+      "    a = nl.load(v[i_c, i_h * W + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(refused_rule(r, "arange_slices", 11));
 }
 
 TEST(MigrateRewrite, IotaOfAranges) {

@@ -1,0 +1,157 @@
+// Index arrays that put several nl.arange values on one tensor axis -> the 0.6 access pattern
+// `t.ap([[step, num], ...], offset=...)` (aws-neuron-sdk nki/deep-dives/nki-aps.rst: the
+// pattern reads the tensor flattened, element [j_0, ..., j_r] at offset + sum_k step_k * j_k;
+// on chip the first entry is the partition access). A 2.24 index `t[e_0, ..., e_n]` with
+// e_d = base_d + sum_j coef_dj * v_j (v_j the index array on broadcast axis j) reads exactly
+// that element with step_j = sum_d coef_dj * t.strides[d] and offset = sum_d base_d * t.strides[d].
+#include "migrate/rewrite_context.h"
+
+namespace nki::migrate {
+
+using namespace py;
+
+namespace {
+
+// A parenthesised base unless it is one positive term (Term texts are already wrapped).
+std::string base_factor(const std::vector<Term>& base) {
+  std::string b = join_base(base);
+  return base.size() == 1 && base[0].sign > 0 ? b : "(" + b + ")";
+}
+
+// A new tile (an nl./nisa. call), or a reshape of a tensor that is its own storage (row-major
+// over the same elements, so still offset 0 with row-major strides).
+bool fresh_value(const Expr* v, const std::set<std::string>& fresh, const std::set<std::string>& other) {
+  auto* call = as<Call>(v);
+  if (!call) return false;
+  std::string fn = dotted_name(call->func.get());
+  if (fn.rfind("nl.", 0) == 0 || fn.rfind("nisa.", 0) == 0) return true;
+  auto* attr = as<Attribute>(call->func.get());
+  auto* base = attr ? as<Name>(attr->value.get()) : nullptr;
+  return base && attr->attr == "reshape" && fresh.count(base->id) && !other.count(base->id);
+}
+
+void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::set<std::string>& other) {
+  auto bind_other = [&](const Expr* target) {
+    for_each_expr(target, [&](const Expr* x) {
+      if (auto* n = as<Name>(x)) other.insert(n->id);
+    });
+  };
+  for (const StmtPtr& sp : body) {
+    const Stmt* s = sp.get();
+    if (auto* f = as<FunctionDef>(s)) {
+      for (const arg& a : f->args.posonlyargs) fresh.insert(a.arg_name);
+      for (const arg& a : f->args.args) fresh.insert(a.arg_name);
+      for (const arg& a : f->args.kwonlyargs) fresh.insert(a.arg_name);
+      collect_bindings(f->body, fresh, other);
+    } else if (auto* a = as<Assign>(s)) {
+      for (const ExprPtr& t : a->targets) {
+        if (auto* n = as<Name>(t.get())) (fresh_value(a->value.get(), fresh, other) ? fresh : other).insert(n->id);
+        else if (!as<Subscript>(t.get()) && !as<Attribute>(t.get())) bind_other(t.get());
+      }
+    } else if (auto* g = as<AnnAssign>(s)) {
+      if (auto* n = as<Name>(g->target.get())) (g->value && fresh_value(g->value.get(), fresh, other) ? fresh : other).insert(n->id);
+    } else if (auto* l = as<For>(s)) {
+      bind_other(l->target.get());
+      collect_bindings(l->body, fresh, other);
+      collect_bindings(l->orelse, fresh, other);
+    } else if (auto* w = as<While>(s)) {
+      collect_bindings(w->body, fresh, other);
+      collect_bindings(w->orelse, fresh, other);
+    } else if (auto* i = as<If>(s)) {
+      collect_bindings(i->body, fresh, other);
+      collect_bindings(i->orelse, fresh, other);
+    } else if (auto* wi = as<With>(s)) {
+      for (const withitem& it : wi->items)
+        if (it.optional_vars) bind_other(it.optional_vars.get());
+      collect_bindings(wi->body, fresh, other);
+    }
+  }
+}
+
+}  // namespace
+
+void collect_fresh_tensors(Ctx& c, const StmtList& body) {
+  std::set<std::string> fresh, other;
+  collect_bindings(body, fresh, other);
+  for (const std::string& n : fresh)
+    if (!other.count(n)) c.fresh_tensors.insert(n);
+}
+
+bool rewrite_as_access_pattern(Ctx& c, const Subscript* sub, const std::vector<const Expr*>& elts,
+                               const std::vector<Affine>& parts, bool assigned, std::string& why) {
+  auto* tensor = as<Name>(sub->value.get());
+  if (!tensor) {
+    why = "several nl.arange values on one axis of an expression's result (assign it to a name first)";
+    return false;
+  }
+  const std::string& t = tensor->id;
+  if (!c.fresh_tensors.count(t)) {
+    // .ap() addresses the storage, not the view it is called on (nki-aps.rst, "Composition").
+    why = "several nl.arange values on one axis of '" + t + "', which may be a view (an access pattern addresses its storage)";
+    return false;
+  }
+  int rank = -1;
+  std::map<int, std::string> var_on_axis, extent_on_axis;
+  std::map<int, std::vector<std::string>> steps;  // per broadcast axis, its terms
+  std::vector<std::string> offset_terms;
+  for (size_t d = 0; d < elts.size(); ++d) {
+    if (as<Slice>(elts[d])) {
+      why = "a slice next to several nl.arange values on one axis";
+      return false;
+    }
+    std::string stride = t + ".strides[" + std::to_string(d) + "]";
+    const Affine& a = parts[d];
+    if (!a.base.empty()) offset_terms.push_back(base_factor(a.base) + " * " + stride);
+    for (const Affine::Var& v : a.vars) {
+      if (c.ambiguous.count(v.name)) {
+        why = "'" + v.name + "' is defined as different nl.arange values in this file";
+        return false;
+      }
+      if (v.sign < 0) {
+        why = "a reversed index (negative coefficient)";
+        return false;
+      }
+      if (rank >= 0 && v.info.rank != rank) {
+        why = "index arrays of different ranks";
+        return false;
+      }
+      rank = v.info.rank;
+      int axis = v.info.axis;
+      auto seen = var_on_axis.find(axis);
+      if (seen != var_on_axis.end() && seen->second != v.name) {
+        why = "two different nl.arange values on axis " + std::to_string(axis) + " of the index broadcast";
+        return false;
+      }
+      var_on_axis[axis] = v.name;
+      extent_on_axis[axis] = v.info.extent;
+      steps[axis].push_back(times(v.coef, stride));
+    }
+  }
+  std::string pattern;
+  for (int j = 0; j < rank; ++j) {
+    std::string step, num = "1";
+    if (steps.count(j)) {
+      for (const std::string& term : steps[j]) step += (step.empty() ? "" : " + ") + term;
+      num = extent_on_axis[j];
+    } else {
+      // An axis no index array spans has size 1; on chip the first entry stays the partition one.
+      step = j == 0 ? t + ".strides[0]" : "0";
+    }
+    pattern += std::string(j ? ", " : "") + "[" + step + ", " + num + "]";
+  }
+  std::string text = t + ".ap([" + pattern + "]";
+  if (!offset_terms.empty()) {
+    text += ", offset=";
+    for (size_t i = 0; i < offset_terms.size(); ++i) text += (i ? " + " : "") + offset_terms[i];
+  }
+  text += ")";
+  if (assigned) text += "[...]";
+  if (!c.src.add({c.begin(*sub), c.end(*sub), text})) {
+    why = "overlapping rewrites";
+    return false;
+  }
+  c.applied(*sub, "arange_slices", "several nl.arange values on one axis -> " + text);
+  return true;
+}
+
+}  // namespace nki::migrate
