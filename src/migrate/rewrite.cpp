@@ -218,13 +218,25 @@ class StmtRewriter {
     std::string op = isa_op(k);
     auto it = c_.facts.find({s_->span.begin.line, "nisa." + op});
     int per_exec = seen_[op];
+    size_t occ = static_cast<size_t>(occurrence_[k]);
+    if (it == c_.facts.end() && k->span.begin.line != s_->span.begin.line) {
+      // A statement over several lines: the trace may tag the call with its own line; the calls
+      // of this op starting on that line are then the ones counted.
+      it = c_.facts.find({k->span.begin.line, "nisa." + op});
+      per_exec = 0;
+      occ = 0;
+      for (auto& [other, n] : occurrence_)
+        if (isa_op(other) == op && other->span.begin.line == k->span.begin.line) {
+          ++per_exec;
+          if (n < occurrence_[k]) ++occ;
+        }
+    }
     if (it == c_.facts.end() || it->second.empty() || it->second.size() % static_cast<size_t>(per_exec) != 0) {
       c_.refuse(*k, "isa_dst", "the legacy trace has no tile for this nisa." + op +
                                    " call (not reached with these inputs), so its dst cannot be allocated");
       ok = false;
       return "";
     }
-    size_t occ = static_cast<size_t>(occurrence_[k]);
     const TileFact& f = it->second[occ];
     std::string symbolic = same_shape_operand(k);
     if (symbolic.empty()) symbolic = partition_following_shape(k, it->second, occ, static_cast<size_t>(per_exec));

@@ -104,6 +104,17 @@ TEST(MigrateRewrite, NestedIsaCallIsHoisted) {
                              "    t = nl.copy(nc_transpose_out, dtype=x.dtype)  # keep\n"));
 }
 
+TEST(MigrateRewrite, CallOnALaterLineOfItsStatementFindsItsTile) {
+  // The trace may tag a call of a multi-line statement with the call's own line.
+  TileFacts f;
+  f[{8, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    nl.store(out,\n             value=nisa.reciprocal(x))\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    reciprocal_out = nl.ndarray(x.shape, dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.reciprocal(reciprocal_out, x)\n"
+                             "    nl.store(out,\n             value=reciprocal_out)\n"));
+}
+
 TEST(MigrateRewrite, NumpyOperatorBecomesNl) {
   TileFacts f;
   f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
