@@ -402,9 +402,36 @@ class StmtRewriter {
       ok = false;
       return "";
     }
-    std::vector<std::string> parts = {dst, pattern, mult, arg_text(on_true, ok), arg_text(on_false, ok),
+    std::string on_true_text = arg_text(on_true, ok);
+    if (reads_psum(k)) {
+      // 2.24 read on_true_tile from PSUM too; 0.6 takes it in SBUF only (isa affine_select at
+      // HEAD), so it is copied there first (a same-dtype copy changes no bit).
+      std::string operand = reusable_operand(k, "on_true_tile", 1);
+      if (operand.empty()) {
+        c_.refuse(*k, "isa_dst", "nisa.affine_select on a PSUM tile that is not a name or a view of one (0.6 needs it in SBUF)");
+        ok = false;
+        return "";
+      }
+      std::string copy = fresh("on_true_sbuf");
+      prelude_ += indent_ + copy + " = nl.ndarray(" + operand + ".shape, dtype=" + operand + ".dtype, buffer=nl.sbuf)\n" +
+                  indent_ + "nisa.tensor_copy(" + copy + ", " + operand + ")\n";
+      on_true_text = copy;
+    }
+    std::vector<std::string> parts = {dst, pattern, mult, on_true_text, arg_text(on_false, ok),
                                       "cmp_op=" + kCmp.at(cmp->ops[0]), "offset=" + offset};
     return "nisa.affine_select(" + join(parts) + ")";
+  }
+
+  // Whether the legacy trace saw this call read a PSUM tile (in any execution).
+  bool reads_psum(const Call* k) const {
+    std::string api = "nisa." + isa_op(k);
+    for (int line : {s_->span.begin.line, k->span.begin.line}) {
+      auto it = c_.facts.find({line, api});
+      if (it != c_.facts.end())
+        for (const TileFact& f : it->second)
+          if (f.reads_psum) return true;
+    }
+    return false;
   }
 
   std::string arg_text(const Expr* a, bool& ok) {

@@ -361,6 +361,25 @@ TEST(MigrateRewrite, AffineSelectPredicateBecomesPattern) {
                              "offset=r * P)\n"));
 }
 
+TEST(MigrateRewrite, AffineSelectOfAPsumTileCopiesItToSbuf) {
+  // 0.6 affine_select takes on_true_tile in SBUF only; the trace saw it read PSUM.
+  TileFacts f;
+  TileFact fact{{128, 64}, DType::Float32, nki::ir::Buffer::Sbuf};
+  fact.reads_psum = true;
+  f[{9, "nisa.affine_select"}] = {fact};
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_s = nl.arange(S)[None, :]\n"
+      "    s = nisa.affine_select(pred=(i_p - i_s >= 0), on_true_tile=ps[i_p, i_s], on_false_value=-9984.0)\n";
+  RewriteResult r = rewrite_to_current(kernel(body), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    on_true_sbuf_out = nl.ndarray(ps[0:P, 0:S].shape, dtype=ps[0:P, 0:S].dtype, buffer=nl.sbuf)\n"
+                             "    nisa.tensor_copy(on_true_sbuf_out, ps[0:P, 0:S])\n"
+                             "    s = nl.ndarray(ps[0:P, 0:S].shape, dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.affine_select(s, [[-1, S]], 1, on_true_sbuf_out, -9984.0, cmp_op=nl.greater_equal, "
+                             "offset=0)\n"));
+}
+
 TEST(MigrateRewrite, AffineSelectWithTwoFreeIndicesIsRefused) {
   std::string body =
       "    i_a = nl.arange(A)[None, :]\n"
