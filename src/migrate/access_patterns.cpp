@@ -103,10 +103,6 @@ bool rewrite_as_access_pattern(Ctx& c, const Subscript* sub, const std::vector<c
     const Affine& a = parts[d];
     if (!a.base.empty()) offset_terms.push_back(base_factor(a.base) + " * " + stride);
     for (const Affine::Var& v : a.vars) {
-      if (c.ambiguous.count(v.name)) {
-        why = "'" + v.name + "' is defined as different nl.arange values in this file";
-        return false;
-      }
       if (v.sign < 0) {
         why = "a reversed index (negative coefficient)";
         return false;

@@ -76,6 +76,10 @@ std::string times(const std::string& k, const std::string& t) {
   return k + " * " + t;
 }
 
+std::string redefined(const std::string& name) {
+  return "'" + name + "' is defined as different nl.arange values in this file, and no one definition reaches this use";
+}
+
 // Splits `e` (times the constant `factor`, "" = 1) into base terms and arange terms. A constant
 // multiple of a compound index expression, `k * (i_h + 1)`, is distributed over its terms
 // (k * i_h + k * 1): an exact rewrite of integer arithmetic.
@@ -102,7 +106,9 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth, cons
   if (auto* n = as<Name>(e)) {
     a.names.push_back(n);
     if (c.aranges.count(n->id)) {
-      a.vars.push_back({n->id, factor, sign, c.aranges.at(n->id)});
+      ArangeVar v;
+      if (!c.arange_at(n->id, n->span.begin.line, v)) a.why = redefined(n->id);
+      else a.vars.push_back({n->id, factor, sign, v});
       return;
     }
     auto al = c.index_aliases.find(n->id);
@@ -137,7 +143,9 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth, cons
       }
       if (!vn || !c.aranges.count(vn->id)) return decompose(c, var, sign, a, depth + 1, coef);
       a.names.push_back(vn);
-      a.vars.push_back({vn->id, coef, sign, c.aranges.at(vn->id)});
+      ArangeVar v;
+      if (!c.arange_at(vn->id, vn->span.begin.line, v)) a.why = redefined(vn->id);
+      else a.vars.push_back({vn->id, coef, sign, v});
       return;
     }
   }
@@ -157,12 +165,13 @@ namespace {
 
 std::string extent_text(const ArangeVar& v) { return v.extent; }
 
-void record_arange(Ctx& c, const std::string& name, ArangeVar v) {
+void record_arange(Ctx& c, const std::string& name, ArangeVar v, const Stmt* def, const StmtList& block) {
   auto it = c.aranges.find(name);
   if (it != c.aranges.end() &&
       (it->second.extent != v.extent || it->second.axis != v.axis || it->second.rank != v.rank))
     c.ambiguous.insert(name);
   c.aranges[name] = v;
+  c.arange_defs[name].push_back({def->span.begin.line, block.back()->span.end.line, v});
 }
 
 // `lo + v < hi` (or hi > lo + v, <=, >=): v < hi - lo.
@@ -245,6 +254,31 @@ bool Ctx::uses_index_names(const Expr* e) const {
   return found;
 }
 
+bool Ctx::arange_at(const std::string& name, int line, ArangeVar& out) const {
+  auto it = aranges.find(name);
+  if (it == aranges.end()) return false;
+  if (!ambiguous.count(name)) {
+    out = it->second;
+    return true;
+  }
+  // The latest definition above the use, in a statement list that goes on to the use's line;
+  // a later definition reaches the use too when a loop runs it before the use again without
+  // running this one, so every loop around both the use and a later definition must hold it.
+  const std::vector<ArangeDef>& defs = arange_defs.at(name);
+  const ArangeDef* reaching = nullptr;
+  for (const ArangeDef& d : defs)
+    if (d.line < line && (!reaching || d.line > reaching->line)) reaching = &d;
+  if (!reaching || line > reaching->block_end) return false;
+  auto inside = [](const std::pair<int, int>& loop, int l) { return loop.first < l && l <= loop.second; };
+  for (const ArangeDef& d : defs) {
+    if (d.line <= line) continue;
+    for (const auto& loop : loops)
+      if (inside(loop, line) && inside(loop, d.line) && !inside(loop, reaching->line)) return false;
+  }
+  out = reaching->var;
+  return true;
+}
+
 void collect_index_defs(Ctx& c, const StmtList& body) {
   for (const StmtPtr& sp : body) {
     const Stmt* s = sp.get();
@@ -253,7 +287,7 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
       if (auto* n = as<Name>(a->targets[0].get())) {
         ArangeVar av;
         if (arange_subscript(c, v, av)) {
-          record_arange(c, n->id, av);
+          record_arange(c, n->id, av, s, body);
           c.index_def_stmts.push_back(s);
           continue;
         }
@@ -285,7 +319,8 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
               for (size_t i = 0; i < st->elts.size(); ++i)
                 record_arange(c, as<Name>(t->elts[i].get())->id,
                               {wrapped(c, as<Slice>(st->elts[i].get())->upper.get()), static_cast<int>(i),
-                               static_cast<int>(st->elts.size())});
+                               static_cast<int>(st->elts.size())},
+                              s, body);
               c.index_def_stmts.push_back(s);
               continue;
             }
@@ -294,6 +329,7 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
       }
     }
     if (auto* f = as<FunctionDef>(s)) collect_index_defs(c, f->body);
+    if (as<For>(s) || as<While>(s)) c.loops.push_back({s->span.begin.line, s->span.end.line});
     if (auto* f = as<For>(s)) collect_index_defs(c, f->body);
     if (auto* w = as<While>(s)) collect_index_defs(c, w->body);
     if (auto* i = as<If>(s)) {
@@ -345,9 +381,9 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
   if (auto* a = as<Assign>(s); a && a->targets.size() == 1) target = a->targets[0].get();
   if (auto* g = as<AugAssign>(s)) target = g->target.get();
   for (auto& [v, r] : restrict) {
-    auto it = c.aranges.find(v);
-    if (it == c.aranges.end() || it->second.axis != 0 || it->second.rank < 2) continue;
-    c.masked_partitions[s] = "min(" + it->second.extent + ", " + r.bound +
+    ArangeVar av;
+    if (!c.arange_at(v, s->span.begin.line, av) || av.axis != 0 || av.rank < 2) continue;
+    c.masked_partitions[s] = "min(" + av.extent + ", " + r.bound +
                              (r.base.empty() ? "" : " - (" + r.base + ")") + ")";
   }
   for_each_stmt_expr(s, [&](const Expr* root) {
@@ -416,10 +452,6 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
           break;
         }
         const Affine::Var& v = a.vars[0];
-        if (c.ambiguous.count(v.name)) {
-          why = "'" + v.name + "' is defined as different nl.arange values in this file";
-          break;
-        }
         const ArangeVar& av = v.info;
         if (rank >= 0 && av.rank != rank) {
           why = "index arrays of different ranks";

@@ -63,6 +63,17 @@ struct Ctx {
   std::map<std::string, const py::Expr*> index_aliases;     // r = t * P + i_p
   std::map<std::string, const py::Expr*> mask_defs;         // valid = t * P + i_p < rows
   std::set<std::string> ambiguous;                         // defined twice differently
+  // Every definition of each arange name, for names defined more than once: a use takes the
+  // definition that reaches it (arange_at).
+  struct ArangeDef {
+    int line = 0;
+    int block_end = 0;  // last line of the statement list the definition is in
+    ArangeVar var;
+  };
+  std::map<std::string, std::vector<ArangeDef>> arange_defs;
+  std::vector<std::pair<int, int>> loops;                  // first and last line of each loop
+  // The definition of `name` that reaches a use on `line`; false when no single one does.
+  bool arange_at(const std::string& name, int line, ArangeVar& out) const;
   std::vector<const py::Stmt*> index_def_stmts;            // deleted once their uses are rewritten
   std::set<const py::Expr*> handled_names;                 // arange-name uses already rewritten
   // Per statement: the partition extent its masks leave, min(N, bound - base), which sizes the

@@ -177,6 +177,33 @@ TEST(MigrateRewrite, ArangeIndicesBecomeSlices) {
                              "        nl.store(out[i * P:i * P + P, 2 * F:2 * F + F], value=t)\n"));
 }
 
+TEST(MigrateRewrite, RedefinedArangeNameTakesTheDefinitionAboveItsUse) {
+  std::string body =
+      "    i_c = nl.arange(A)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    a = nl.load(x[i_c, i_f])\n"
+      "    for t in nl.affine_range(2):\n"
+      "        i_c = nl.arange(B)[:, None]\n"
+      "        b = nl.load(x[i_c, i_f])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    a = nl.load(x[0:A, 0:F])\n"
+                             "    for t in nl.affine_range(2):\n"
+                             "        b = nl.load(x[0:B, 0:F])\n"));
+}
+
+TEST(MigrateRewrite, RedefinitionThatALoopBringsBackIsRefused) {
+  // From the second iteration on, line 10 reads the i_c of line 11.
+  std::string body =
+      "    i_c = nl.arange(A)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    for t in nl.affine_range(2):\n"
+      "        a = nl.load(x[i_c, i_f])\n"
+      "        i_c = nl.arange(B)[:, None]\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(refused_rule(r, "arange_slices", 10));
+}
+
 TEST(MigrateRewrite, MgridNames) {
   RewriteResult r = rewrite_to_current(kernel("    i_p, i_f = nl.mgrid[0:128, 0:64]\n    t = nl.load(x[i_p, i_f + 64])\n"), {});
   EXPECT_TRUE(r.complete());
