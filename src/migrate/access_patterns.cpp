@@ -30,7 +30,14 @@ bool fresh_value(const Expr* v, const std::set<std::string>& fresh, const std::s
   return base && attr->attr == "reshape" && fresh.count(base->id) && !other.count(base->id);
 }
 
-void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::set<std::string>& other) {
+bool is_reshape(const Expr* v) {
+  auto* call = as<Call>(v);
+  auto* attr = call ? as<Attribute>(call->func.get()) : nullptr;
+  return attr && attr->attr == "reshape";
+}
+
+void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::set<std::string>& other,
+                      std::set<std::string>& reshaped) {
   auto bind_other = [&](const Expr* target) {
     for_each_expr(target, [&](const Expr* x) {
       if (auto* n = as<Name>(x)) other.insert(n->id);
@@ -42,28 +49,31 @@ void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::s
       for (const arg& a : f->args.posonlyargs) fresh.insert(a.arg_name);
       for (const arg& a : f->args.args) fresh.insert(a.arg_name);
       for (const arg& a : f->args.kwonlyargs) fresh.insert(a.arg_name);
-      collect_bindings(f->body, fresh, other);
+      collect_bindings(f->body, fresh, other, reshaped);
     } else if (auto* a = as<Assign>(s)) {
       for (const ExprPtr& t : a->targets) {
-        if (auto* n = as<Name>(t.get())) (fresh_value(a->value.get(), fresh, other) ? fresh : other).insert(n->id);
+        if (auto* n = as<Name>(t.get())) {
+          (fresh_value(a->value.get(), fresh, other) ? fresh : other).insert(n->id);
+          if (is_reshape(a->value.get())) reshaped.insert(n->id);
+        }
         else if (!as<Subscript>(t.get()) && !as<Attribute>(t.get())) bind_other(t.get());
       }
     } else if (auto* g = as<AnnAssign>(s)) {
       if (auto* n = as<Name>(g->target.get())) (g->value && fresh_value(g->value.get(), fresh, other) ? fresh : other).insert(n->id);
     } else if (auto* l = as<For>(s)) {
       bind_other(l->target.get());
-      collect_bindings(l->body, fresh, other);
-      collect_bindings(l->orelse, fresh, other);
+      collect_bindings(l->body, fresh, other, reshaped);
+      collect_bindings(l->orelse, fresh, other, reshaped);
     } else if (auto* w = as<While>(s)) {
-      collect_bindings(w->body, fresh, other);
-      collect_bindings(w->orelse, fresh, other);
+      collect_bindings(w->body, fresh, other, reshaped);
+      collect_bindings(w->orelse, fresh, other, reshaped);
     } else if (auto* i = as<If>(s)) {
-      collect_bindings(i->body, fresh, other);
-      collect_bindings(i->orelse, fresh, other);
+      collect_bindings(i->body, fresh, other, reshaped);
+      collect_bindings(i->orelse, fresh, other, reshaped);
     } else if (auto* wi = as<With>(s)) {
       for (const withitem& it : wi->items)
         if (it.optional_vars) bind_other(it.optional_vars.get());
-      collect_bindings(wi->body, fresh, other);
+      collect_bindings(wi->body, fresh, other, reshaped);
     }
   }
 }
@@ -71,10 +81,11 @@ void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::s
 }  // namespace
 
 void collect_fresh_tensors(Ctx& c, const StmtList& body) {
-  std::set<std::string> fresh, other;
-  collect_bindings(body, fresh, other);
+  std::set<std::string> fresh, other, reshaped;
+  collect_bindings(body, fresh, other, reshaped);
   for (const std::string& n : fresh)
     if (!other.count(n)) c.fresh_tensors.insert(n);
+  c.reshaped_tensors = reshaped;
 }
 
 bool rewrite_as_access_pattern(Ctx& c, const Subscript* sub, const std::vector<const Expr*>& elts,
@@ -147,6 +158,117 @@ bool rewrite_as_access_pattern(Ctx& c, const Subscript* sub, const std::vector<c
     return false;
   }
   c.applied(*sub, "arange_slices", "several nl.arange values on one axis -> " + text);
+  return true;
+}
+
+// T[ids[i_p, c], <affine index expressions>...]: rows of T gathered by the index tile column
+// ids[:, c] -> T.ap(pattern, offset=..., vector_offset=ids[0:P, c:c + 1], indirect_dim=0), the
+// vector dynamic access of nki/migration/index.rst ("Vector dynamic access": only
+// indirect_dim=0; element [p, j...] = T.flat[offset + sum_k step_k * j_k + ids[p] * row], the
+// stride of the indirect entry ignored but set to T's row, as the guide recommends).
+bool rewrite_as_gather(Ctx& c, const Subscript* sub, const std::vector<const Expr*>& elts,
+                       const std::set<std::string>& masked, std::string& why) {
+  auto* tensor = as<Name>(sub->value.get());
+  auto* gather = as<Subscript>(elts[0]);
+  auto* ids = gather ? as<Name>(gather->value.get()) : nullptr;
+  if (!tensor || !ids) {
+    why = "an indirect index that is not a column of a named index tile";
+    return false;
+  }
+  const std::string& t = tensor->id;
+  if (!c.fresh_tensors.count(t)) {
+    why = "a gather from '" + t + "', which may be a view (an access pattern addresses its storage)";
+    return false;
+  }
+  if (c.reshaped_tensors.count(t)) {
+    // Where the row of a vector offset comes from (the reshaped tensor or its storage) is
+    // not settled by the guide's wording ("read from the base tensor"), so it is not guessed.
+    why = "a gather from '" + t + "', a reshape (the row stride of a vector offset may be the storage's)";
+    return false;
+  }
+  // The index tile's own subscript: one partition index array, constants elsewhere.
+  std::vector<const Expr*> inner;
+  if (auto* tu = as<Tuple>(gather->slice.get()))
+    for (const ExprPtr& e : tu->elts) inner.push_back(e.get());
+  else
+    inner.push_back(gather->slice.get());
+  std::string offsets;
+  int rank = -1, gather_axis = -1;
+  std::string gather_extent;
+  for (size_t i = 0; i < inner.size(); ++i) {
+    if (as<Slice>(inner[i])) {
+      why = "a slice in the index tile's subscript of a gather";
+      return false;
+    }
+    Affine a;
+    decompose(c, inner[i], 1, a);
+    if (!a.why.empty() || a.vars.size() > 1 || (a.vars.size() == 1 && (i != 0 || !a.vars[0].coef.empty() ||
+                                                                        a.vars[0].sign < 0))) {
+      why = "a gather whose index tile is not read as ids[start + i_p, column]";
+      return false;
+    }
+    std::string lo = a.base.empty() ? "0" : join_base(a.base);
+    if (a.vars.empty()) {
+      bool literal = lo.find_first_not_of("0123456789") == std::string::npos && lo.size() < 10;
+      offsets += std::string(i ? ", " : "") + lo + ":" + (literal ? std::to_string(std::stoll(lo) + 1) : lo + " + 1");
+      continue;
+    }
+    const Affine::Var& v = a.vars[0];
+    if (masked.count(v.name)) {
+      why = "a masked gather";
+      return false;
+    }
+    rank = v.info.rank;
+    gather_axis = v.info.axis;
+    gather_extent = v.info.extent;
+    offsets += std::string(i ? ", " : "") + lo + ":" + (a.base.empty() ? v.info.extent : lo + " + " + v.info.extent);
+  }
+  if (gather_axis != 0 || rank < 1) {
+    why = "a gather whose index tile is not indexed by a partition index array (indirect_dim=0 only)";
+    return false;
+  }
+  std::map<int, std::string> steps, nums;
+  std::vector<std::string> offset_terms;
+  for (size_t d = 1; d < elts.size(); ++d) {
+    if (as<Slice>(elts[d])) {
+      why = "a slice next to a gathered index";
+      return false;
+    }
+    Affine a;
+    decompose(c, elts[d], 1, a);
+    if (!a.why.empty()) {
+      why = a.why;
+      return false;
+    }
+    std::string stride = t + ".strides[" + std::to_string(d) + "]";
+    if (!a.base.empty()) offset_terms.push_back(base_factor(a.base) + " * " + stride);
+    for (const Affine::Var& v : a.vars) {
+      if (masked.count(v.name)) {
+        why = "a masked gather";
+        return false;
+      }
+      if (v.sign < 0 || v.info.rank != rank || v.info.axis == 0 || nums.count(v.info.axis)) {
+        why = "a gather whose other indices are not one increasing index array per free axis";
+        return false;
+      }
+      steps[v.info.axis] = times(v.coef, stride);
+      nums[v.info.axis] = v.info.extent;
+    }
+  }
+  std::string pattern = "[" + t + ".strides[0], " + gather_extent + "]";
+  for (int j = 1; j < rank; ++j)
+    pattern += steps.count(j) ? ", [" + steps[j] + ", " + nums[j] + "]" : ", [0, 1]";
+  std::string text = t + ".ap([" + pattern + "]";
+  if (!offset_terms.empty()) {
+    text += ", offset=";
+    for (size_t i = 0; i < offset_terms.size(); ++i) text += (i ? " + " : "") + offset_terms[i];
+  }
+  text += ", vector_offset=" + ids->id + "[" + offsets + "], indirect_dim=0)";
+  if (!c.src.add({c.begin(*sub), c.end(*sub), text})) {
+    why = "overlapping rewrites";
+    return false;
+  }
+  c.applied(*sub, "arange_slices", "gathered rows -> " + text);
   return true;
 }
 

@@ -400,6 +400,16 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for (const Affine& a : parts) handled.insert(a.names.begin(), a.names.end());
         for_each_expr(sub->slice.get(), [&](const Expr* n) { handled.insert(n); });
       };
+      // An index tile column as the first index (T[ids[i_p, 0], i_f]) gathers rows of T.
+      if (auto* g = as<Subscript>(elts[0]);
+          g && as<Name>(g->value.get()) && c.uses_index_names(g->slice.get()) && !c.uses_index_names(g->value.get())) {
+        std::set<std::string> masked;
+        for (auto& [v, r] : restrict) masked.insert(v);
+        std::string why;
+        if (!rewrite_as_gather(c, sub, elts, masked, why)) c.refuse(*sub, "arange_slices", why);
+        mark_handled({});
+        return;
+      }
       // Several index arrays on one axis (a flattened i_r * W + i_c, a window i_h + i_k) are
       // not a slice per axis: the whole access becomes one access pattern.
       std::vector<Affine> decomposed(elts.size());

@@ -82,6 +82,7 @@ struct Ctx {
   // Names every binding of which is a kernel parameter or the result of an nl./nisa. call: a
   // tensor of its own storage at offset 0, so an access pattern over it needs no view offset.
   std::set<std::string> fresh_tensors;
+  std::set<std::string> reshaped_tensors;  // bound (at least once) to x.reshape(...)
 
   Ctx(std::string text, const TileFacts& f, RewriteResult& o) : src(std::move(text)), facts(f), out(o) {}
   std::string text(const py::Node& n) const {
@@ -121,6 +122,10 @@ void collect_fresh_tensors(Ctx& c, const py::StmtList& body);
 // and its finding; false with `why` when the access cannot be written as one pattern.
 bool rewrite_as_access_pattern(Ctx& c, const py::Subscript* sub, const std::vector<const py::Expr*>& elts,
                                const std::vector<Affine>& parts, bool assigned, std::string& why);
+// `T[ids[i_p, c], ...]` (rows of T picked by an index tile) as the 0.6 vector dynamic access
+// T.ap(..., vector_offset=ids[...], indirect_dim=0). `masked`: index names a mask restricts.
+bool rewrite_as_gather(Ctx& c, const py::Subscript* sub, const std::vector<const py::Expr*>& elts,
+                       const std::set<std::string>& masked, std::string& why);
 bool affine_select_arguments(Ctx& c, const py::Expr* lhs, const py::Expr* rhs, std::string& pattern,
                              std::string& offset, std::string& multiplier);
 

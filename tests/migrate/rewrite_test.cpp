@@ -352,6 +352,33 @@ TEST(MigrateRewrite, AccessPatternOverAReshapedParameter) {
                              "offset=b * x2.strides[0]))\n"));
 }
 
+TEST(MigrateRewrite, GatheredRowsBecomeAVectorOffsetAccess) {
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_f = nl.arange(D)[None, :]\n"
+      "    ids = nl.load(idx)\n"
+      "    rows = nl.load(x[ids[i_p, 0], i_f])\n"
+      "    more = nl.load(x[ids[i_p, l], 64 + i_f])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    ids = nl.load(idx)\n"
+                             "    rows = nl.load(x.ap([[x.strides[0], P], [x.strides[1], D]], "
+                             "vector_offset=ids[0:P, 0:1], indirect_dim=0))\n"
+                             "    more = nl.load(x.ap([[x.strides[0], P], [x.strides[1], D]], offset=64 * x.strides[1], "
+                             "vector_offset=ids[0:P, l:l + 1], indirect_dim=0))\n"));
+}
+
+TEST(MigrateRewrite, GatherFromAReshapeIsRefused) {
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_0 = nl.arange(1)[None, :]\n"
+      "    flat = x.reshape((N, 1))\n"
+      "    ids = nl.load(idx)\n"
+      "    picked = nl.load(flat[ids[i_p, 0], i_0])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(refused_rule(r, "arange_slices", 11));
+}
+
 TEST(MigrateRewrite, AccessPatternOverAPossibleViewIsRefused) {
   // v is a slice of x: .ap() would address x's storage from its start, not v's.
   std::string body =
