@@ -36,11 +36,24 @@ bool is_reshape(const Expr* v) {
   return attr && attr->attr == "reshape";
 }
 
+bool tile_value(const Expr* v) {
+  auto* call = as<Call>(v);
+  auto* attr = call ? as<Attribute>(call->func.get()) : nullptr;
+  if (!attr) return false;
+  std::string fn = dotted_name(attr);
+  // A dotted module function other than nl./nisa. (math.ceil) is not known to return a tile.
+  return fn.empty() || !as<Name>(attr->value.get()) || fn.rfind("nl.", 0) == 0 || fn.rfind("nisa.", 0) == 0 ||
+         attr->attr == "broadcast_to" || attr->attr == "reshape";
+}
+
 void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::set<std::string>& other,
-                      std::set<std::string>& reshaped) {
+                      std::set<std::string>& reshaped, std::set<std::string>& tiles, std::set<std::string>& not_tiles) {
   auto bind_other = [&](const Expr* target) {
     for_each_expr(target, [&](const Expr* x) {
-      if (auto* n = as<Name>(x)) other.insert(n->id);
+      if (auto* n = as<Name>(x)) {
+        other.insert(n->id);
+        not_tiles.insert(n->id);
+      }
     });
   };
   for (const StmtPtr& sp : body) {
@@ -49,31 +62,35 @@ void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::s
       for (const arg& a : f->args.posonlyargs) fresh.insert(a.arg_name);
       for (const arg& a : f->args.args) fresh.insert(a.arg_name);
       for (const arg& a : f->args.kwonlyargs) fresh.insert(a.arg_name);
-      collect_bindings(f->body, fresh, other, reshaped);
+      collect_bindings(f->body, fresh, other, reshaped, tiles, not_tiles);
     } else if (auto* a = as<Assign>(s)) {
       for (const ExprPtr& t : a->targets) {
         if (auto* n = as<Name>(t.get())) {
           (fresh_value(a->value.get(), fresh, other) ? fresh : other).insert(n->id);
+          (tile_value(a->value.get()) ? tiles : not_tiles).insert(n->id);
           if (is_reshape(a->value.get())) reshaped.insert(n->id);
         }
         else if (!as<Subscript>(t.get()) && !as<Attribute>(t.get())) bind_other(t.get());
       }
     } else if (auto* g = as<AnnAssign>(s)) {
-      if (auto* n = as<Name>(g->target.get())) (g->value && fresh_value(g->value.get(), fresh, other) ? fresh : other).insert(n->id);
+      if (auto* n = as<Name>(g->target.get())) {
+        (g->value && fresh_value(g->value.get(), fresh, other) ? fresh : other).insert(n->id);
+        (g->value && tile_value(g->value.get()) ? tiles : not_tiles).insert(n->id);
+      }
     } else if (auto* l = as<For>(s)) {
       bind_other(l->target.get());
-      collect_bindings(l->body, fresh, other, reshaped);
-      collect_bindings(l->orelse, fresh, other, reshaped);
+      collect_bindings(l->body, fresh, other, reshaped, tiles, not_tiles);
+      collect_bindings(l->orelse, fresh, other, reshaped, tiles, not_tiles);
     } else if (auto* w = as<While>(s)) {
-      collect_bindings(w->body, fresh, other, reshaped);
-      collect_bindings(w->orelse, fresh, other, reshaped);
+      collect_bindings(w->body, fresh, other, reshaped, tiles, not_tiles);
+      collect_bindings(w->orelse, fresh, other, reshaped, tiles, not_tiles);
     } else if (auto* i = as<If>(s)) {
-      collect_bindings(i->body, fresh, other, reshaped);
-      collect_bindings(i->orelse, fresh, other, reshaped);
+      collect_bindings(i->body, fresh, other, reshaped, tiles, not_tiles);
+      collect_bindings(i->orelse, fresh, other, reshaped, tiles, not_tiles);
     } else if (auto* wi = as<With>(s)) {
       for (const withitem& it : wi->items)
         if (it.optional_vars) bind_other(it.optional_vars.get());
-      collect_bindings(wi->body, fresh, other, reshaped);
+      collect_bindings(wi->body, fresh, other, reshaped, tiles, not_tiles);
     }
   }
 }
@@ -81,8 +98,10 @@ void collect_bindings(const StmtList& body, std::set<std::string>& fresh, std::s
 }  // namespace
 
 void collect_fresh_tensors(Ctx& c, const StmtList& body) {
-  std::set<std::string> fresh, other, reshaped;
-  collect_bindings(body, fresh, other, reshaped);
+  std::set<std::string> fresh, other, reshaped, tiles, not_tiles;
+  collect_bindings(body, fresh, other, reshaped, tiles, not_tiles);
+  for (const std::string& n : tiles)
+    if (!not_tiles.count(n)) c.tile_names.insert(n);
   for (const std::string& n : fresh)
     if (!other.count(n)) c.fresh_tensors.insert(n);
   c.reshaped_tensors = reshaped;

@@ -242,6 +242,33 @@ bool delete_keyword(Ctx& c, const Call* call, size_t kw_index) {
   return c.src.add({b, e, ""});
 }
 
+// A masked compute call (nl.multiply(a, b, mask=i_p < n)) worked on the partitions its mask
+// keeps of every tile operand; without the mask, each whole-tile operand is cut to those rows,
+// a[0:min(P, n)] (an operand a masked load already cut keeps its size). nl.load/nl.store read
+// and write through their indexed operands, whose slices carry the bound instead.
+void cut_masked_operands(Ctx& c, const Call* call, const std::map<std::string, Restriction>& r, int line) {
+  std::string fn = dotted_name(call->func.get());
+  static const std::set<std::string> kIndexed = {"nl.load", "nl.store", "nl.load_transpose2d", "nl.atomic_rmw"};
+  if (kIndexed.count(fn) || (fn.rfind("nl.", 0) != 0 && fn.rfind("nisa.", 0) != 0)) return;
+  std::string rows;
+  for (auto& [v, b] : r) {
+    ArangeVar av;
+    if (c.arange_at(v, line, av) && av.axis == 0 && av.rank >= 2)
+      rows = "min(" + av.extent + ", " + b.bound + (b.base.empty() ? "" : " - (" + b.base + ")") + ")";
+  }
+  if (rows.empty()) return;
+  std::vector<const Expr*> operands;
+  for (const ExprPtr& a : call->args) operands.push_back(a.get());
+  for (const keyword& k : call->keywords)
+    if (k.arg_name != "mask" && k.arg_name != "dtype") operands.push_back(k.value.get());
+  for (const Expr* e : operands) {
+    auto* n = as<Name>(e);
+    if (!n || !c.tile_names.count(n->id)) continue;
+    if (c.src.add({c.begin(*n), c.end(*n), n->id + "[0:" + rows + "]"}))
+      c.applied(*n, "mask_slices", "operand of a masked call cut to the rows its mask keeps");
+  }
+}
+
 }  // namespace
 
 bool Ctx::uses_index_names(const Expr* e) const {
@@ -373,6 +400,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for_each_expr(call->keywords[k].value.get(), [&](const Expr* n) { handled.insert(n); });
         if (!delete_keyword(c, call, k)) c.refuse(call->keywords[k], "mask_slices", "overlapping rewrites");
         else c.applied(call->keywords[k], "mask_slices", "mask= folded into the slice bounds");
+        cut_masked_operands(c, call, r, s->span.begin.line);
       }
     });
   });

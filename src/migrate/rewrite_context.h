@@ -83,6 +83,9 @@ struct Ctx {
   // tensor of its own storage at offset 0, so an access pattern over it needs no view offset.
   std::set<std::string> fresh_tensors;
   std::set<std::string> reshaped_tensors;  // bound (at least once) to x.reshape(...)
+  // Names every binding of which is a call of an nl./nisa. function or of a method
+  // (t.broadcast_to(...)): tiles, never Python numbers.
+  std::set<std::string> tile_names;
 
   Ctx(std::string text, const TileFacts& f, RewriteResult& o) : src(std::move(text)), facts(f), out(o) {}
   std::string text(const py::Node& n) const {

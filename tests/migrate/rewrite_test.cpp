@@ -222,7 +222,27 @@ TEST(MigrateRewrite, StaticMaskBecomesSliceBound) {
   EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
   EXPECT_EQ(r.text, migrated("    for t in nl.affine_range(2):\n"
                              "        a = nl.load(x[t * P:min(rows, t * P + P), 0:F])\n"
-                             "        nl.store(out[t * P:min(rows, t * P + P), 0:F], value=nl.exp(a))\n"));
+                             "        nl.store(out[t * P:min(rows, t * P + P), 0:F], value=nl.exp(a[0:min(P, rows - (t * P))]))\n"));
+}
+
+TEST(MigrateRewrite, MaskedComputeCutsItsWholeTileOperands) {
+  // The mask kept rows [0, rows - t * P) of every operand; a broadcast tile has all P of them.
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    s = nl.load(scale).broadcast_to((P, F))\n"
+      "    eps = 1e-6\n"
+      "    for t in nl.affine_range(2):\n"
+      "        valid = t * P + i_p < rows\n"
+      "        a = nl.load(x[t * P + i_p, i_f], mask=valid)\n"
+      "        y = nl.add(nl.multiply(a, s, mask=valid), eps, mask=valid)\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    s = nl.load(scale).broadcast_to((P, F))\n"
+                             "    eps = 1e-6\n"
+                             "    for t in nl.affine_range(2):\n"
+                             "        a = nl.load(x[t * P:min(rows, t * P + P), 0:F])\n"
+                             "        y = nl.add(nl.multiply(a[0:min(P, rows - (t * P))], s[0:min(P, rows - (t * P))]), eps)\n"));
 }
 
 TEST(MigrateRewrite, IndexAliasIsSubstituted) {
