@@ -161,8 +161,8 @@ class StmtRewriter {
     }
   }
 
-  std::string fresh(const std::string& op) {
-    std::string base = op + "_out";
+  std::string fresh(const std::string& op, const char* suffix = "_out") {
+    std::string base = op + suffix;
     std::string n = base;
     for (int i = 2; names_.count(n); ++i) n = base + std::to_string(i);
     names_.insert(n);
@@ -277,7 +277,9 @@ class StmtRewriter {
     if (!e) return "";
     if (auto* call = as<Call>(e)) {
       auto h = hoisted_.find(call);
-      return h == hoisted_.end() ? "" : h->second;
+      if (h != hoisted_.end()) return h->second;
+      auto sub = substituted_.find(e);
+      return sub == substituted_.end() ? "" : sub->second;
     }
     const Expr* b = e;
     if (auto* sub = as<Subscript>(b)) b = sub->value.get();
@@ -335,6 +337,7 @@ class StmtRewriter {
   // nisa.op(dst, <2.24 arguments without dtype/mask>, extra).
   std::string dp_call(const Call* k, const std::string& dst, const std::string& extra, bool& ok) {
     std::string op = isa_op(k);
+    hoist_varying_data(k, ok);
     std::vector<std::string> parts = {dst};
     if (op == "iota") {
       if (k->args.empty()) {
@@ -412,7 +415,7 @@ class StmtRewriter {
         ok = false;
         return "";
       }
-      std::string copy = fresh("on_true_sbuf");
+      std::string copy = fresh("on_true", "_sbuf");
       prelude_ += indent_ + copy + " = nl.ndarray(" + operand + ".shape, dtype=" + operand + ".dtype, buffer=nl.sbuf)\n" +
                   indent_ + "nisa.tensor_copy(" + copy + ", " + operand + ")\n";
       on_true_text = copy;
@@ -434,7 +437,47 @@ class StmtRewriter {
     return false;
   }
 
+  // An element-wise call whose traced tiles change shape between executions allocates its
+  // data operand's shape; when that operand is an expression (nisa.reciprocal(nl.add(a, b))),
+  // it is first bound to a temporary `op_data` so that its shape can be named without
+  // evaluating it twice. Only when nothing before it in the call has a call of its own, so the
+  // order of evaluation stays the same.
+  void hoist_varying_data(const Call* k, bool& ok) {
+    static const std::map<std::string, std::pair<const char*, size_t>> kData = {
+        {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
+        {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
+        {"tensor_tensor_scan", {"data0", 0}}, {"tensor_reduce", {"data", 1}}, {"bn_stats", {"data", 0}}};
+    auto d = kData.find(isa_op(k));
+    if (d == kData.end()) return;
+    const Expr* data = nullptr;
+    if (const keyword* w = find_kw(k, d->second.first)) data = w->value.get();
+    else if (k->args.size() > d->second.second) data = k->args[d->second.second].get();
+    auto* call = as<Call>(data);
+    if (!call || !isa_op(call).empty() || substituted_.count(data)) return;
+    bool varies = false;
+    for (int line : {s_->span.begin.line, k->span.begin.line}) {
+      auto it = c_.facts.find({line, "nisa." + isa_op(k)});
+      if (it != c_.facts.end())
+        for (const TileFact& f : it->second) varies = varies || f.shape != it->second.front().shape;
+    }
+    if (!varies) return;
+    bool calls_before = false;
+    auto scan = [&](const Expr* e) {
+      if (c_.begin(*e) < c_.begin(*data))
+        for_each_expr(e, [&](const Expr* x) { calls_before = calls_before || as<Call>(x); });
+    };
+    for (const ExprPtr& a : k->args) scan(a.get());
+    for (const keyword& w : k->keywords) scan(w.value.get());
+    if (calls_before) return;
+    std::string name = fresh(isa_op(k), "_data");
+    std::string value = arg_text(data, ok);
+    prelude_ += indent_ + name + " = " + value + "\n";
+    substituted_[data] = name;
+  }
+
   std::string arg_text(const Expr* a, bool& ok) {
+    auto sub = substituted_.find(a);
+    if (sub != substituted_.end()) return sub->second;
     std::string d = dotted_name(a);
     auto np = kNumpyOps.find(d);
     if (np != kNumpyOps.end()) return np->second;
@@ -454,6 +497,7 @@ class StmtRewriter {
   std::string prelude_;
   std::map<const Call*, int> occurrence_;
   std::map<const Call*, std::string> hoisted_;  // nested nisa calls -> their temporaries
+  std::map<const Expr*, std::string> substituted_;  // data operands bound to a temporary first
   std::map<std::string, int> seen_;
 };
 

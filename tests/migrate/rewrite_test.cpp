@@ -134,6 +134,18 @@ TEST(MigrateRewrite, ReductionOfATailTileFollowsItsPartitions) {
                              "    nisa.tensor_reduce(m, nl.add, data=s[0:n], axis=(1,))\n"));
 }
 
+TEST(MigrateRewrite, ExpressionDataOfATailTileIsBoundFirst) {
+  // The traced tiles change rows; the data operand is an expression, so it gets a name first.
+  TileFacts f;
+  f[{7, "nisa.reciprocal"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf},
+                               TileFact{{72, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
+  RewriteResult r = rewrite_to_current(kernel("    inv = nisa.reciprocal(nl.add(a, b))\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    reciprocal_data = nl.add(a, b)\n"
+                             "    inv = nl.ndarray(reciprocal_data.shape, dtype=nl.float32, buffer=nl.sbuf)\n"
+                             "    nisa.reciprocal(inv, reciprocal_data)\n"));
+}
+
 TEST(MigrateRewrite, TailTilesOfAnotherFreeShapeAreRefused) {
   TileFacts f;
   f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 4}, DType::Float32, nki::ir::Buffer::Sbuf},
@@ -447,10 +459,10 @@ TEST(MigrateRewrite, AffineSelectOfAPsumTileCopiesItToSbuf) {
       "    s = nisa.affine_select(pred=(i_p - i_s >= 0), on_true_tile=ps[i_p, i_s], on_false_value=-9984.0)\n";
   RewriteResult r = rewrite_to_current(kernel(body), f);
   EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
-  EXPECT_EQ(r.text, migrated("    on_true_sbuf_out = nl.ndarray(ps[0:P, 0:S].shape, dtype=ps[0:P, 0:S].dtype, buffer=nl.sbuf)\n"
-                             "    nisa.tensor_copy(on_true_sbuf_out, ps[0:P, 0:S])\n"
+  EXPECT_EQ(r.text, migrated("    on_true_sbuf = nl.ndarray(ps[0:P, 0:S].shape, dtype=ps[0:P, 0:S].dtype, buffer=nl.sbuf)\n"
+                             "    nisa.tensor_copy(on_true_sbuf, ps[0:P, 0:S])\n"
                              "    s = nl.ndarray(ps[0:P, 0:S].shape, dtype=nl.float32, buffer=nl.sbuf)\n"
-                             "    nisa.affine_select(s, [[-1, S]], 1, on_true_sbuf_out, -9984.0, cmp_op=nl.greater_equal, "
+                             "    nisa.affine_select(s, [[-1, S]], 1, on_true_sbuf, -9984.0, cmp_op=nl.greater_equal, "
                              "offset=0)\n"));
 }
 
