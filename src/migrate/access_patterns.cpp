@@ -107,14 +107,50 @@ void collect_fresh_tensors(Ctx& c, const StmtList& body) {
   c.reshaped_tensors = reshaped;
 }
 
-bool rewrite_as_access_pattern(Ctx& c, const Subscript* sub, const std::vector<const Expr*>& elts,
+// `nl.load(...)[<several arange values on one axis>]`: the call's new tile gets a name on a line
+// of its own before the statement, so that the pattern can name its strides. Only when the call
+// is what the statement evaluates first (no call ends before it outside the assignment
+// targets, which Python evaluates last) and the statement has no nisa call (those statements
+// are re-rendered from their first column, which would drop the inserted line).
+std::string hoist_call_result(Ctx& c, const Stmt* s, const Call* call) {
+  std::string fn = dotted_name(call->func.get());
+  if (fn.rfind("nl.", 0) != 0 || c.uses_index_names(call)) return "";
+  // A simple statement runs its expressions once per execution, as the inserted line does.
+  if (!as<Assign>(s) && !as<ExprStmt>(s) && !as<AugAssign>(s) && !as<Return>(s)) return "";
+  const Expr* target = nullptr;
+  if (auto* a = as<Assign>(s); a && a->targets.size() == 1) target = a->targets[0].get();
+  bool blocked = false;
+  for_each_stmt_expr(s, [&](const Expr* root) {
+    if (root == target) return;
+    for_each_expr(root, [&](const Expr* x) {
+      auto* k = as<Call>(x);
+      if (!k || k == call) return;
+      // A call that ends before this one starts runs first; one around it runs after it.
+      if (dotted_name(k->func.get()).rfind("nisa.", 0) == 0 || c.end(*k) <= c.begin(*call)) blocked = true;
+    });
+  });
+  if (blocked || s->span.begin.col != static_cast<int>(c.src.indent_of(s->span.begin.line).size()) + 1) return "";
+  std::string base = fn.substr(3) + "_tile", name = base;
+  for (int i = 2; c.used_names.count(name); ++i) name = base + std::to_string(i);
+  size_t line = c.src.line_begin(s->span.begin.line);
+  if (!c.src.add({line, line, c.src.indent_of(s->span.begin.line) + name + " = " + c.text(*call) + "\n"})) return "";
+  c.used_names.insert(name);
+  c.fresh_tensors.insert(name);
+  return name;
+}
+
+bool rewrite_as_access_pattern(Ctx& c, const Stmt* s, const Subscript* sub, const std::vector<const Expr*>& elts,
                                const std::vector<Affine>& parts, bool assigned, std::string& why) {
   auto* tensor = as<Name>(sub->value.get());
+  std::string hoisted;
   if (!tensor) {
-    why = "several nl.arange values on one axis of an expression's result (assign it to a name first)";
-    return false;
+    if (auto* call = as<Call>(sub->value.get())) hoisted = hoist_call_result(c, s, call);
+    if (hoisted.empty()) {
+      why = "several nl.arange values on one axis of an expression's result (assign it to a name first)";
+      return false;
+    }
   }
-  const std::string& t = tensor->id;
+  const std::string& t = tensor ? tensor->id : hoisted;
   if (!c.fresh_tensors.count(t)) {
     // .ap() addresses the storage, not the view it is called on (nki-aps.rst, "Composition").
     why = "several nl.arange values on one axis of '" + t + "', which may be a view (an access pattern addresses its storage)";

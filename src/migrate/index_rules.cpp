@@ -453,7 +453,7 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for (const Affine& a : decomposed)
           for (const Affine::Var& v : a.vars)
             if (restrict.count(v.name)) why = "a masked access with several nl.arange values on one axis";
-        if (why.empty() && rewrite_as_access_pattern(c, sub, elts, decomposed, sub == target, why)) {
+        if (why.empty() && rewrite_as_access_pattern(c, s, sub, elts, decomposed, sub == target, why)) {
           mark_handled(decomposed);
           return;
         }

@@ -641,7 +641,7 @@ RewriteResult rewrite_to_current(const std::string& legacy_source, const TileFac
   }
   Ctx c(legacy_source, facts, out);
   std::map<const Stmt*, const StmtList*> parents;
-  std::set<std::string> names;
+  std::set<std::string>& names = c.used_names;
   walk_stmts(m.body, [&](const Stmt* s, const StmtList* p) {
     parents[s] = p;
     for_each_stmt_expr(s, [&](const Expr* root) {

@@ -86,6 +86,7 @@ struct Ctx {
   // Names every binding of which is a call of an nl./nisa. function or of a method
   // (t.broadcast_to(...)): tiles, never Python numbers.
   std::set<std::string> tile_names;
+  std::set<std::string> used_names;  // every name in the file, and the temporaries added
 
   Ctx(std::string text, const TileFacts& f, RewriteResult& o) : src(std::move(text)), facts(f), out(o) {}
   std::string text(const py::Node& n) const {
@@ -123,8 +124,9 @@ void collect_fresh_tensors(Ctx& c, const py::StmtList& body);
 // `t[e_0, ..., e_n]` whose index expressions put several nl.arange values on one axis, as the
 // 0.6 access pattern t.ap(...) (t[...] as an assignment target keeps a `[...]`). Adds the edit
 // and its finding; false with `why` when the access cannot be written as one pattern.
-bool rewrite_as_access_pattern(Ctx& c, const py::Subscript* sub, const std::vector<const py::Expr*>& elts,
-                               const std::vector<Affine>& parts, bool assigned, std::string& why);
+bool rewrite_as_access_pattern(Ctx& c, const py::Stmt* s, const py::Subscript* sub,
+                               const std::vector<const py::Expr*>& elts, const std::vector<Affine>& parts,
+                               bool assigned, std::string& why);
 // `T[ids[i_p, c], ...]` (rows of T picked by an index tile) as the 0.6 vector dynamic access
 // T.ap(..., vector_offset=ids[...], indirect_dim=0). `masked`: index names a mask restricts.
 bool rewrite_as_gather(Ctx& c, const py::Subscript* sub, const std::vector<const py::Expr*>& elts,

@@ -411,6 +411,30 @@ TEST(MigrateRewrite, GatherFromAReshapeIsRefused) {
   EXPECT_TRUE(refused_rule(r, "arange_slices", 11));
 }
 
+TEST(MigrateRewrite, CallResultWithAFlattenedIndexGetsANameFirst) {
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    y = nl.exp(nl.load(x)[i_c, i_h * W + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    load_tile = nl.load(x)\n"
+                             "    y = nl.exp(load_tile.ap([[load_tile.strides[0], C], [W * load_tile.strides[1], H], "
+                             "[load_tile.strides[1], W]]))\n"));
+}
+
+TEST(MigrateRewrite, CallResultEvaluatedAfterAnotherCallIsNotHoisted) {
+  // f(g(), nl.load(x)[...]): binding the load first would run it before g.
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    y = nl.add(nl.exp(a), nl.load(x)[i_c, i_h * W + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(refused_rule(r, "arange_slices", 10));
+}
+
 TEST(MigrateRewrite, AccessPatternOverAPossibleViewIsRefused) {
   // v is a slice of x: .ap() would address x's storage from its start, not v's.
   std::string body =
