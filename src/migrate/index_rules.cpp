@@ -367,6 +367,8 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
   }
 }
 
+const char* const kLayout = "index arrays that broadcast to a layout slices cannot express";
+
 void rewrite_index_uses(Ctx& c, const Stmt* s) {
   if (std::find(c.index_def_stmts.begin(), c.index_def_stmts.end(), s) != c.index_def_stmts.end()) return;
   std::map<std::string, Restriction> restrict;
@@ -548,12 +550,21 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
           for (size_t k = 0; k < dims.size(); ++k) permute += (k ? ", " : "") + std::to_string(dims[k]);
           permute += dims.size() == 1 ? ",))" : "))";
         } else if (!increasing) why = "index arrays in another order than the tensor's axes (a transposed access)";
-        else if (!dense && !on_chip_like) why = "index arrays that broadcast to a layout slices cannot express";
+        else if (!dense && !on_chip_like) why = kLayout;
         else if (!dense) {
           // t[i_p, 5] keeps the integer axis on chip in both dialects; nothing else to check.
         } else if (dense && !permutation) {
           for (size_t k = 0; k < var_axes.size(); ++k)
-            if (var_axes[k] != static_cast<int>(k)) why = "index arrays that broadcast to a layout slices cannot express";
+            if (var_axes[k] != static_cast<int>(k)) why = kLayout;
+        }
+      }
+      if (why == kLayout && affine && restrict.empty()) {
+        // A layout no slice per axis gives (idx[t * P + i_p] of a 1-D tensor read as [P, 1])
+        // is still one access pattern.
+        std::string ap_why;
+        if (rewrite_as_access_pattern(c, s, sub, elts, decomposed, sub == target, ap_why)) {
+          mark_handled(decomposed);
+          return;
         }
       }
       if (!why.empty()) {

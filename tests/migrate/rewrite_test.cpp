@@ -286,6 +286,16 @@ TEST(MigrateRewrite, BroadcastLayoutIsRefused) {
   EXPECT_TRUE(refused_rule(r, "arange_slices", 8));
 }
 
+TEST(MigrateRewrite, OneDimensionalTensorReadAsAColumnBecomesAccessPattern) {
+  // x[t * P + i_p] with i_p = [P, 1]: a [P, 1] tile out of a 1-D tensor, which no slice gives.
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    a = nl.load(x[t * P + i_p])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    a = nl.load(x.ap([[x.strides[0], P], [0, 1]], offset=t * P * x.strides[0]))\n"));
+}
+
 TEST(MigrateRewrite, InlineArangeInIota) {
   TileFacts f;
   f[{7, "nisa.iota"}] = {TileFact{{32, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
