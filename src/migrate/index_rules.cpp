@@ -319,8 +319,13 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
           continue;
         }
         if (c.uses_index_names(v)) {
+          // Arithmetic of index arrays only: a call or a tensor subscript (e3 = e[i_p, i_f])
+          // makes a value, not an index alias.
           bool calls = false;
-          for_each_expr(v, [&](const Expr* x) { calls = calls || as<Call>(x); });
+          for_each_expr(v, [&](const Expr* x) {
+            ArangeVar inline_var;
+            calls = calls || as<Call>(x) || (as<Subscript>(x) && !arange_subscript(c, x, inline_var));
+          });
           if (!calls) {
             bool is_mask = as<Compare>(v) || (as<BinOp>(v) && as<BinOp>(v)->op == Operator::BitAnd);
             (is_mask ? c.mask_defs : c.index_aliases)[n->id] = v;

@@ -257,6 +257,20 @@ TEST(MigrateRewrite, MaskedComputeCutsItsWholeTileOperands) {
                              "        y = nl.add(nl.multiply(a[0:min(P, rows - (t * P))], s[0:min(P, rows - (t * P))]), eps)\n"));
 }
 
+TEST(MigrateRewrite, TensorSubscriptAssignedToANameIsAValueNotAnAlias) {
+  std::string body =
+      "    i_p = nl.arange(P)[:, None]\n"
+      "    i_f = nl.arange(F)[None, :]\n"
+      "    t = nl.load(x)\n"
+      "    v = t[i_p, 2 * i_f]\n"
+      "    y = nl.exp(v)\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    t = nl.load(x)\n"
+                             "    v = t[0:P, 0:0 + 2 * (F - 1) + 1:2]\n"
+                             "    y = nl.exp(v)\n"));
+}
+
 TEST(MigrateRewrite, IndexAliasIsSubstituted) {
   std::string body =
       "    i_p = nl.arange(P)[:, None]\n"
