@@ -241,10 +241,17 @@ class StmtRewriter {
     std::string symbolic = same_shape_operand(k);
     if (symbolic.empty()) symbolic = partition_following_shape(k, it->second, occ, static_cast<size_t>(per_exec));
     bool dtype_given = find_kw(k, "dtype") != nullptr;
+    // 2.24 picked nc_transpose's engine by tile size, so its result was in SBUF (Vector Engine)
+    // for some executions and PSUM (Tensor Engine) for others. PSUM serves both: the Tensor
+    // Engine must write there and the Vector Engine may (isa nc_transpose at HEAD, "Memory types").
+    bool psum_serves_all = false;
+    if (op == "nc_transpose")
+      for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec))
+        psum_serves_all = psum_serves_all || it->second[j].buffer != f.buffer;
     for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec)) {
       const char* differs = symbolic.empty() && it->second[j].shape != f.shape ? "shapes"
                             : !dtype_given && it->second[j].dtype != f.dtype   ? "dtypes"
-                            : it->second[j].buffer != f.buffer                ? "buffers"
+                            : it->second[j].buffer != f.buffer && !psum_serves_all ? "buffers"
                                                                                : nullptr;
       if (differs) {
         c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different " + differs + " across the trace");
@@ -255,7 +262,7 @@ class StmtRewriter {
     std::string dtype;
     if (const keyword* d = find_kw(k, "dtype")) dtype = c_.src.render(c_.begin(*d->value), c_.end(*d->value));
     else dtype = std::string("nl.") + dtype_name(f.dtype);
-    std::string buffer = f.buffer == ir::Buffer::Psum ? "nl.psum" : "nl.sbuf";
+    std::string buffer = f.buffer == ir::Buffer::Psum || psum_serves_all ? "nl.psum" : "nl.sbuf";
     std::string shape = shape_text(f.shape);
     if (!symbolic.empty()) shape = symbolic[0] == '\x01' ? symbolic.substr(1) : symbolic + ".shape";
     auto masked = c_.masked_partitions.find(s_);

@@ -115,6 +115,25 @@ TEST(MigrateRewrite, CallOnALaterLineOfItsStatementFindsItsTile) {
                              "    nl.store(out,\n             value=reciprocal_out)\n"));
 }
 
+TEST(MigrateRewrite, TransposeOnEitherEngineGoesToPsum) {
+  // Traced once on the Vector Engine (SBUF, 32 x 32) and once on the Tensor Engine (PSUM).
+  TileFacts f;
+  f[{7, "nisa.nc_transpose"}] = {TileFact{{32, 32}, DType::Float32, nki::ir::Buffer::Sbuf},
+                                 TileFact{{64, 128}, DType::Float32, nki::ir::Buffer::Psum}};
+  RewriteResult r = rewrite_to_current(kernel("    t = nisa.nc_transpose(a)\n"), f);
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    t = nl.ndarray((a.shape[1], a.shape[0]), dtype=nl.float32, buffer=nl.psum)\n"
+                             "    nisa.nc_transpose(t, a)\n"));
+}
+
+TEST(MigrateRewrite, OtherCallsInBothBuffersAreRefused) {
+  TileFacts f;
+  f[{7, "nisa.tensor_copy"}] = {TileFact{{32, 32}, DType::Float32, nki::ir::Buffer::Sbuf},
+                                TileFact{{32, 32}, DType::Float32, nki::ir::Buffer::Psum}};
+  RewriteResult r = rewrite_to_current(kernel("    t = nisa.tensor_copy(a)\n"), f);
+  EXPECT_TRUE(refused_rule(r, "isa_dst", 7));
+}
+
 TEST(MigrateRewrite, NumpyOperatorBecomesNl) {
   TileFacts f;
   f[{7, "nisa.tensor_reduce"}] = {TileFact{{128, 1}, DType::Float32, nki::ir::Buffer::Sbuf}};
