@@ -478,6 +478,22 @@ TEST(MigrateRewrite, CallResultEvaluatedAfterAnotherCallIsNotHoisted) {
   EXPECT_TRUE(refused_rule(r, "arange_slices", 10));
 }
 
+TEST(MigrateRewrite, AccessPatternOverALeadingViewOfATile) {
+  // m = xp[:, 0:n]: offset 0 and xp's strides, so the pattern reads the same elements.
+  std::string body =
+      "    i_c = nl.arange(C)[:, None, None]\n"
+      "    i_h = nl.arange(H)[None, :, None]\n"
+      "    i_w = nl.arange(W)[None, None, :]\n"
+      "    xp = nl.load(x)\n"
+      "    m = xp[:, 0:H * Wp]\n"
+      "    y = nl.exp(m[i_c, i_h * Wp + i_w])\n";
+  RewriteResult r = rewrite_to_current(kernel(body), {});
+  EXPECT_TRUE(r.complete()) << (r.refused.empty() ? "" : r.refused[0].message);
+  EXPECT_EQ(r.text, migrated("    xp = nl.load(x)\n"
+                             "    m = xp[:, 0:H * Wp]\n"
+                             "    y = nl.exp(m.ap([[m.strides[0], C], [Wp * m.strides[1], H], [m.strides[1], W]]))\n"));
+}
+
 TEST(MigrateRewrite, AccessPatternOverAPossibleViewIsRefused) {
   // v is a slice of x: .ap() would address x's storage from its start, not v's.
   std::string body =
