@@ -408,6 +408,8 @@ std::string template_coverage_text() {
        "layout: transpose2d, transpose, permute021\n"
        "synthesised (any family): forward() lines of element-wise maps, row norms / softmax / reductions,\n"
        "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n"
+       "synthesised, split translation: nested lines cut into one statement per operation; chains of\n"
+       "  nn.Linear calls and products with input matrices (a @ b, b.T, torch.matmul, multi_dot, batched)\n"
        "synthesised, across rows (fused_axis): sum/mean/amax/amin/prod/var/std/logsumexp/vector_norm/argmax/argmin,\n"
        "  softmax/log_softmax and RMS over a non-last axis; max/avg/lp pooling (1-D any stride and padding, 2-D\n"
        "  without H padding, adaptive on divisible extents, global); matvec, vecmat, outer, diag @ b; a @ b,\n"
