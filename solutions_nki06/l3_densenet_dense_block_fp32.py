@@ -1,4 +1,4 @@
-# Hand-written for NKI 0.6 (not produced by nkiagent migrate).
+import numpy as np
 import nki
 import nki.language as nl
 import nki.isa as nisa
@@ -21,10 +21,9 @@ def densenet_dense_block_kernel(x,
     chunk gets layer i's BatchNorm slice and ReLU as one activation with per-partition
     scale/shift, written into a zero-padded flattened buffer; the 3x3 conv then
     accumulates, for each chunk and tap, a matmul whose stationary operand is the tap's
-    transposed weight slice [chunk channels, growth] (PE transposes of step-9 weight
-    column slices) into PSUM, in two halves of H/2 rows (one bank each). The grids inside
-    the flat buffers are .ap() views. Every chunk is stored at its channel offset of the
-    output.
+    transposed weight slice [chunk channels, growth] (PE transposes of strided weight
+    columns) into PSUM, in two halves of H/2 rows (one bank each).  Every chunk is stored at
+    its channel offset of the output.
     """
     layers = [
         (layers_0_0_weight, layers_0_0_bias, layers_0_2_weight, layers_0_0_running_mean, layers_0_0_running_var),
@@ -44,15 +43,14 @@ def densenet_dense_block_kernel(x,
     outr = out.reshape((Nb, Ctot, HW))
 
     for n in nl.affine_range(Nb):
-        feat0 = nl.load(xr[n])
-        chunks = [(0, C0, feat0)]
-        nl.store(outr[n, 0:C0, 0:HW], value=feat0)
+        chunks = [(0, C0, nl.load(xr[n]))]
+        nl.store(outr[n, 0:C0, 0:HW], value=chunks[0][2])
         for li in nl.static_range(len(layers)):
             bw, bb, cw_, bm, bv = layers[li]
             cin = C0 + G * li
-            w_sb = nl.load(cw_.reshape((G, cin * 9))[0:G, 0:cin * 9])
-            acc = [nl.ndarray((G, hh * Wp), dtype=nl.float32, buffer=nl.psum) for _ in range(2)]
-            for ci, (c0, cn, feat) in enumerate(chunks):
+            w_sb = nl.load(cw_.reshape((G, cin * 9)))
+            acc = [nl.zeros((G, hh * Wp), nl.float32, buffer=nl.psum) for _ in range(2)]
+            for (c0, cn, feat) in chunks:
                 gam = nl.load(bw.reshape((cin, 1))[c0:c0 + cn, 0:1])
                 bet = nl.load(bb.reshape((cin, 1))[c0:c0 + cn, 0:1])
                 mu = nl.load(bm.reshape((cin, 1))[c0:c0 + cn, 0:1])
@@ -60,23 +58,20 @@ def densenet_dense_block_kernel(x,
                 sc = nl.multiply(gam, nl.rsqrt(nl.add(var, EPS)))
                 sh = nl.subtract(bet, nl.multiply(mu, sc))
                 hp = nl.zeros((cn, Lp), dtype=nl.float32, buffer=nl.sbuf)
-                act = nl.ndarray((cn, HW), dtype=nl.float32, buffer=nl.sbuf)
-                nisa.activation(dst=act, op=nl.relu, data=feat, scale=sc, bias=sh)
-                nisa.tensor_copy(dst=hp.ap([[Lp, cn], [Wp, H], [1, W]], offset=Wp + 1),
-                                 src=act.ap([[HW, cn], [W, H], [1, W]], offset=0))
+                act = nl.ndarray(feat.shape, dtype=nl.float32, buffer=nl.sbuf)
+                nisa.activation(act, op=nl.relu, data=feat, scale=sc, bias=sh)
+                hp.ap([[hp.strides[0], cn], [Wp * hp.strides[1], H], [hp.strides[1], W]], offset=(Wp + 1) * hp.strides[1])[...] = act.ap([[act.strides[0], cn], [W * act.strides[1], H], [act.strides[1], W]])
                 for tap in nl.static_range(9):
-                    wt_ps = nl.ndarray((cn, G), dtype=nl.float32, buffer=nl.psum)
-                    k0 = c0 * 9 + tap
-                    nisa.nc_transpose(dst=wt_ps, data=w_sb[0:G, k0:k0 + 9 * (cn - 1) + 1:9])
-                    wt = nl.copy(wt_ps)                                               # [cn, G]
+                    nc_transpose_out = nl.ndarray((w_sb[0:G, 9 * c0 + tap:9 * c0 + tap + 9 * (cn - 1) + 1:9].shape[1], w_sb[0:G, 9 * c0 + tap:9 * c0 + tap + 9 * (cn - 1) + 1:9].shape[0]), dtype=nl.float32, buffer=nl.psum)
+                    nisa.nc_transpose(nc_transpose_out, w_sb[0:G, 9 * c0 + tap:9 * c0 + tap + 9 * (cn - 1) + 1:9])
+                    wt = nl.copy(nc_transpose_out)      # [cn, G]
                     for half in nl.static_range(2):
                         start = (half * hh + tap // 3) * Wp + tap % 3
-                        nisa.nc_matmul(dst=acc[half], stationary=wt, moving=hp[0:cn, start:start + hh * Wp],
-                                       accumulate=(ci > 0 or tap > 0))
+                        nisa.nc_matmul(acc[half][...], wt, hp[:, start:start + hh * Wp], accumulate=True)
             new = nl.ndarray((G, HW), dtype=nl.float32, buffer=nl.sbuf)
             for half in nl.static_range(2):
-                nisa.tensor_copy(dst=new.ap([[HW, G], [W, hh], [1, W]], offset=half * hh * W),
-                                 src=acc[half].ap([[hh * Wp, G], [Wp, hh], [1, W]], offset=0))
+                copy_tile = nl.copy(acc[half])
+                new.ap([[new.strides[0], G], [W * new.strides[1], hh], [new.strides[1], W]], offset=W * half * hh * new.strides[1])[...] = copy_tile.ap([[copy_tile.strides[0], G], [Wp * copy_tile.strides[1], hh], [copy_tile.strides[1], W]])
             nl.store(outr[n, cin:cin + G, 0:HW], value=new)
             chunks.append((cin, G, new))
     return out

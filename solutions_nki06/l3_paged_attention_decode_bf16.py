@@ -50,7 +50,7 @@ def paged_attention_decode_kernel(q, k_cache, v_cache, block_tables, context_len
             q_t = nl.load_transpose2d(q[b, g * G:(g + 1) * G, 0:D])                # [D, G]
             k_t = nl.ndarray((D, S), dtype=k_cache.dtype, buffer=nl.sbuf)
             for c in nl.affine_range(MB):
-                kt_ps = nl.ndarray((D, BS), dtype=nl.float32, buffer=nl.psum)
+                kt_ps = nl.ndarray((D, BS), dtype=k_cache.dtype, buffer=nl.psum)  # nc_transpose keeps the dtype
                 nisa.nc_transpose(dst=kt_ps, data=k_sb[0:BS, c, g * D:(g + 1) * D])
                 nisa.tensor_copy(dst=k_t[0:D, c * BS:(c + 1) * BS], src=kt_ps)
             s_sb = nl.ndarray((G, S), dtype=nl.float32, buffer=nl.sbuf)

@@ -1,4 +1,3 @@
-# Hand-written for NKI 0.6 (not produced by nkiagent migrate).
 import numpy as np
 import nki
 import nki.language as nl
@@ -8,13 +7,6 @@ N_HEAD = 4
 EPS = 1e-5
 
 
-def _transpose(src, rows, cols, dtype):
-    """PE transpose of an on-chip [rows, cols] tile through PSUM, copied to SBUF as dtype."""
-    t_ps = nl.ndarray((cols, rows), dtype=nl.float32, buffer=nl.psum)
-    nisa.nc_transpose(dst=t_ps, data=src)
-    return nl.copy(t_ps, dtype=dtype)
-
-
 @nki.jit
 def vision_attention_kernel(x, attn_in_proj_weight, attn_in_proj_bias, attn_out_proj_weight,
                             attn_out_proj_bias, norm_weight, norm_bias):
@@ -22,7 +14,7 @@ def vision_attention_kernel(x, attn_in_proj_weight, attn_in_proj_bias, attn_out_
 
     The channel-major image [C, HW] already is the transposed token matrix, so q^T and k^T
     of each head ([hd, HW]) come from matmuls with the weight slice as stationary operand
-    and a per-partition bias; v is token-major [128, HW/128, C]. Per 128-token tile: per
+    and a per-partition bias; v is token-major [128, HW/128, C].  Per 128-token tile: per
     head full softmax over the 1024 keys in fp32 and P @ V in PSUM; the heads' outputs are
     transposed once for out_proj; the residual token tile is a PE transpose of the image
     tile; LayerNorm (bn_stats/bn_aggr) runs over channels on the free axis, and the result
@@ -45,13 +37,13 @@ def vision_attention_kernel(x, attn_in_proj_weight, attn_in_proj_bias, attn_out_
     b_q = nl.ndarray((HD, N_HEAD, 1), dtype=nl.float32, buffer=nl.sbuf)
     b_k = nl.ndarray((HD, N_HEAD, 1), dtype=nl.float32, buffer=nl.sbuf)
     for h in nl.affine_range(N_HEAD):
-        b_q[0:HD, h, 0:1] = nl.load(b_col[h * HD:(h + 1) * HD, 0:1], dtype=nl.float32)
-        b_k[0:HD, h, 0:1] = nl.load(b_col[C + h * HD:C + (h + 1) * HD, 0:1], dtype=nl.float32)
+        b_q[:, h, :] = nl.load(b_col[h * HD:(h + 1) * HD, 0:1], dtype=nl.float32)
+        b_k[:, h, :] = nl.load(b_col[C + h * HD:C + (h + 1) * HD, 0:1], dtype=nl.float32)
     b_v = nl.broadcast_to(nl.load(attn_in_proj_bias.reshape((1, 3 * C))[0:1, 2 * C:3 * C], dtype=nl.float32),
                           shape=(P, C))
-    b_o = nl.broadcast_to(nl.load(attn_out_proj_bias.reshape((1, C))[0:1, 0:C], dtype=nl.float32), shape=(P, C))
-    g_b = nl.broadcast_to(nl.load(norm_weight.reshape((1, C))[0:1, 0:C], dtype=nl.float32), shape=(P, C))
-    be_b = nl.broadcast_to(nl.load(norm_bias.reshape((1, C))[0:1, 0:C], dtype=nl.float32), shape=(P, C))
+    b_o = nl.broadcast_to(nl.load(attn_out_proj_bias.reshape((1, C)), dtype=nl.float32), shape=(P, C))
+    g_b = nl.broadcast_to(nl.load(norm_weight.reshape((1, C)), dtype=nl.float32), shape=(P, C))
+    be_b = nl.broadcast_to(nl.load(norm_bias.reshape((1, C)), dtype=nl.float32), shape=(P, C))
 
     for b in nl.affine_range(B):
         x_t = nl.load(xr[b])                                                      # [C, T]
@@ -59,51 +51,57 @@ def vision_attention_kernel(x, attn_in_proj_weight, attn_in_proj_bias, attn_out_
         k_t = nl.ndarray((HD, N_HEAD, T), dtype=x.dtype, buffer=nl.sbuf)
         for h in nl.affine_range(N_HEAD):
             for c in nl.affine_range(T // NB):
-                aq = nl.ndarray((HD, NB), dtype=nl.float32, buffer=nl.psum)
-                nisa.nc_matmul(dst=aq, stationary=w_in_t[0:C, h * HD:(h + 1) * HD], moving=x_t[0:C, c * NB:(c + 1) * NB])
-                ak = nl.ndarray((HD, NB), dtype=nl.float32, buffer=nl.psum)
-                nisa.nc_matmul(dst=ak, stationary=w_in_t[0:C, C + h * HD:C + (h + 1) * HD],
-                               moving=x_t[0:C, c * NB:(c + 1) * NB])
-                nisa.tensor_scalar(dst=q_t[0:HD, h, c * NB:(c + 1) * NB], data=aq, op0=nl.add, operand0=b_q[0:HD, h, 0:1])
-                nisa.tensor_scalar(dst=k_t[0:HD, h, c * NB:(c + 1) * NB], data=ak, op0=nl.add, operand0=b_k[0:HD, h, 0:1])
+                aq = nl.ndarray((w_in_t[:, h * HD:(h + 1) * HD].shape[1], x_t[:, c * NB:(c + 1) * NB].shape[1]), dtype=nl.float32, buffer=nl.psum)
+                nisa.nc_matmul(aq, w_in_t[:, h * HD:(h + 1) * HD], x_t[:, c * NB:(c + 1) * NB])
+                ak = nl.ndarray((w_in_t[:, C + h * HD:C + (h + 1) * HD].shape[1], x_t[:, c * NB:(c + 1) * NB].shape[1]), dtype=nl.float32, buffer=nl.psum)
+                nisa.nc_matmul(ak, w_in_t[:, C + h * HD:C + (h + 1) * HD], x_t[:, c * NB:(c + 1) * NB])
+                nisa.tensor_scalar(q_t[:, h, c * NB:(c + 1) * NB], data=aq, op0=nl.add, operand0=b_q[:, h, :])
+                nisa.tensor_scalar(k_t[:, h, c * NB:(c + 1) * NB], data=ak, op0=nl.add, operand0=b_k[:, h, :])
         v_sb = nl.ndarray((P, n_t, C), dtype=x.dtype, buffer=nl.sbuf)
         for j in nl.affine_range(n_t):
-            av = nl.ndarray((P, C), dtype=nl.float32, buffer=nl.psum)
-            nisa.nc_matmul(dst=av, stationary=x_t[0:C, j * P:(j + 1) * P], moving=w_in_t[0:C, 2 * C:3 * C])
-            v_sb[0:P, j, 0:C] = nl.add(av, b_v, dtype=x.dtype)
+            av = nl.ndarray((x_t[:, j * P:(j + 1) * P].shape[1], w_in_t[:, 2 * C:3 * C].shape[1]), dtype=nl.float32, buffer=nl.psum)
+            nisa.nc_matmul(av, x_t[:, j * P:(j + 1) * P], w_in_t[:, 2 * C:3 * C])
+            v_sb[:, j, :] = nl.add(av, b_v, dtype=x.dtype)
 
         for i in nl.affine_range(n_t):
             y_sb = nl.ndarray((P, C), dtype=x.dtype, buffer=nl.sbuf)
             for h in nl.affine_range(N_HEAD):
                 s_sb = nl.ndarray((P, T), dtype=nl.float32, buffer=nl.sbuf)
                 for c in nl.affine_range(T // NB):
-                    s_ps = nl.ndarray((P, NB), dtype=nl.float32, buffer=nl.psum)
-                    nisa.nc_matmul(dst=s_ps, stationary=q_t[0:HD, h, i * P:(i + 1) * P],
-                                   moving=k_t[0:HD, h, c * NB:(c + 1) * NB])
-                    s_sb[0:P, c * NB:(c + 1) * NB] = nl.multiply(s_ps, scale)
-                mx = nl.ndarray((P, 1), dtype=nl.float32, buffer=nl.sbuf)
-                nisa.tensor_reduce(dst=mx, op=nl.maximum, data=s_sb, axis=1)
-                p = nl.ndarray((P, T), dtype=nl.float32, buffer=nl.sbuf)
-                nisa.activation(dst=p, op=nl.exp, data=s_sb, bias=nl.multiply(mx, -1.0))
-                inv = nl.reciprocal(nl.sum(p, axis=1, keepdims=True))
-                y_ps = nl.ndarray((P, HD), dtype=nl.float32, buffer=nl.psum)
+                    nc_matmul_out = nl.ndarray((q_t[:, h, i * P:(i + 1) * P].shape[1], k_t[:, h, c * NB:(c + 1) * NB].shape[1]), dtype=nl.float32, buffer=nl.psum)
+                    nisa.nc_matmul(nc_matmul_out, q_t[:, h, i * P:(i + 1) * P], k_t[:, h, c * NB:(c + 1) * NB])
+                    s_sb[:, c * NB:(c + 1) * NB] = nl.multiply(
+                        nc_matmul_out, scale)
+                mx = nl.ndarray((s_sb.shape[0], 1), dtype=nl.float32, buffer=nl.sbuf)
+                nisa.tensor_reduce(mx, nl.maximum, data=s_sb, axis=(1,))
+                p = nl.ndarray(s_sb.shape, dtype=nl.float32, buffer=nl.sbuf)
+                nisa.activation(p, op=nl.exp, data=s_sb, bias=nl.multiply(mx, -1.0))
+                inv = nl.reciprocal(nl.sum(p, axis=[1]))
+                y_ps = nl.zeros((P, HD), nl.float32, buffer=nl.psum)
                 for j in nl.affine_range(n_t):
-                    p_t = _transpose(p[0:P, j * P:(j + 1) * P], P, P, x.dtype)
-                    nisa.nc_matmul(dst=y_ps, stationary=p_t, moving=v_sb[0:P, j, h * HD:(h + 1) * HD],
-                                   accumulate=(j > 0))
-                nisa.tensor_scalar(dst=y_sb[0:P, h * HD:(h + 1) * HD], data=y_ps, op0=nl.multiply, operand0=inv)
-            y_t = _transpose(y_sb, P, C, x.dtype)                                 # [C, 128]
-            o_ps = nl.ndarray((P, C), dtype=nl.float32, buffer=nl.psum)
-            nisa.nc_matmul(dst=o_ps, stationary=y_t, moving=w_o_t)                # [128, C]
-            x_tok = _transpose(x_t[0:C, i * P:(i + 1) * P], C, P, nl.float32)
+                    nc_transpose_out = nl.ndarray((p[:, j * P:(j + 1) * P].shape[1], p[:, j * P:(j + 1) * P].shape[0]), dtype=nl.float32, buffer=nl.psum)
+                    nisa.nc_transpose(nc_transpose_out, p[:, j * P:(j + 1) * P])
+                    p_t = nl.copy(nc_transpose_out, dtype=x.dtype)
+                    nisa.nc_matmul(y_ps, p_t, v_sb[:, j, h * HD:(h + 1) * HD], accumulate=True)
+                nisa.tensor_scalar(y_sb[:, h * HD:(h + 1) * HD], data=y_ps, op0=nl.multiply, operand0=inv)
+            nc_transpose_out2 = nl.ndarray((y_sb.shape[1], y_sb.shape[0]), dtype=nl.bfloat16, buffer=nl.psum)
+            nisa.nc_transpose(nc_transpose_out2, y_sb)
+            y_t = nl.copy(nc_transpose_out2, dtype=x.dtype)                 # [C, 128]
+            o_ps = nl.ndarray((y_t.shape[1], w_o_t.shape[1]), dtype=nl.float32, buffer=nl.psum)
+            nisa.nc_matmul(o_ps, y_t, w_o_t)                                     # [128, C]
+            nc_transpose_out3 = nl.ndarray((x_t[:, i * P:(i + 1) * P].shape[1], x_t[:, i * P:(i + 1) * P].shape[0]), dtype=nl.bfloat16, buffer=nl.psum)
+            nisa.nc_transpose(nc_transpose_out3, x_t[:, i * P:(i + 1) * P])
+            x_tok = nl.copy(nc_transpose_out3, dtype=nl.float32)
             r = nl.add(nl.add(o_ps, b_o), x_tok)
-            stats = nl.ndarray((P, 6), dtype=nl.float32, buffer=nl.sbuf)
-            nisa.bn_stats(dst=stats, data=r)
-            mv = nl.ndarray((P, 2), dtype=nl.float32, buffer=nl.sbuf)
-            nisa.bn_aggr(dst=mv, data=stats)
-            rstd = nl.rsqrt(nl.add(mv[0:P, 1:2], EPS))
-            rn = nl.ndarray((P, C), dtype=nl.float32, buffer=nl.sbuf)
-            nisa.tensor_scalar(dst=rn, data=r, op0=nl.subtract, operand0=mv[0:P, 0:1], op1=nl.multiply, operand1=rstd)
+            bn_stats_out = nl.ndarray((r.shape[0], 6), dtype=nl.float32, buffer=nl.sbuf)
+            nisa.bn_stats(bn_stats_out, r)
+            mv = nl.ndarray((bn_stats_out.shape[0], 2), dtype=nl.float32, buffer=nl.sbuf)
+            nisa.bn_aggr(mv, bn_stats_out)
+            rstd = nl.rsqrt(nl.add(mv[:, 1:2], EPS))
+            rn = nl.ndarray(r.shape, dtype=nl.float32, buffer=nl.sbuf)
+            nisa.tensor_scalar(rn, data=r, op0=nl.subtract, operand0=mv[:, 0:1], op1=nl.multiply, operand1=rstd)
             yn = nl.add(nl.multiply(rn, g_b), be_b)
-            nl.store(outr[b, 0:C, i * P:(i + 1) * P], value=_transpose(yn, P, C, out.dtype))
+            nc_transpose_out4 = nl.ndarray((yn.shape[1], yn.shape[0]), dtype=nl.float32, buffer=nl.psum)
+            nisa.nc_transpose(nc_transpose_out4, yn)
+            nl.store(outr[b, 0:C, i * P:(i + 1) * P], value=nl.copy(nc_transpose_out4, dtype=out.dtype))
     return out

@@ -67,25 +67,23 @@ bool arange_subscript(const Ctx& c, const Expr* v, ArangeVar& out) {
 }
 bool inline_arange(const Ctx& c, const Expr* e, ArangeVar& out) { return arange_subscript(c, e, out); }
 
-// An affine index expression: signed base terms + coefficient * one arange name.
-struct Term {
-  std::string text;
-  int sign = 1;
-};
-struct Affine {
-  std::vector<Term> base;
-  struct Var {
-    std::string name;
-    std::string coef;  // "" = 1
-    int sign = 1;
-    ArangeVar info;
-  };
-  std::vector<Var> vars;
-  std::string why;  // non-empty: not affine
-  std::vector<const Expr*> names;  // the Name nodes of index names consumed
-};
+}  // namespace
 
-void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) {
+// `k * t` as text, for the constant factor `k` ("" = 1) that distributing a multiplier carries.
+std::string times(const std::string& k, const std::string& t) {
+  if (k.empty()) return t;
+  if (t.empty() || t == "1") return k;
+  return k + " * " + t;
+}
+
+std::string redefined(const std::string& name) {
+  return "'" + name + "' is defined as different nl.arange values in this file, and no one definition reaches this use";
+}
+
+// Splits `e` (times the constant `factor`, "" = 1) into base terms and arange terms. A constant
+// multiple of a compound index expression, `k * (i_h + 1)`, is distributed over its terms
+// (k * i_h + k * 1): an exact rewrite of integer arithmetic.
+void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth, const std::string& factor) {
   if (!a.why.empty()) return;
   if (depth > 50) {
     a.why = "index expression too deep";
@@ -96,30 +94,34 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
     auto* b = as<BinOp>(e);
     if (b && (b->op == Operator::Add || b->op == Operator::Sub)) t = "(" + t + ")";
     else if (!atomic(e) && !as<BinOp>(e)) t = "(" + t + ")";
-    a.base.push_back({t, sign});
+    else if (!factor.empty() && b && b->op != Operator::Mult) t = "(" + t + ")";
+    a.base.push_back({times(factor, t), sign});
     return;
   }
   ArangeVar inline_var;
   if (inline_arange(c, e, inline_var)) {
-    a.vars.push_back({c.text(*e), "", sign, inline_var});
+    a.vars.push_back({c.text(*e), factor, sign, inline_var});
     return;
   }
   if (auto* n = as<Name>(e)) {
     a.names.push_back(n);
     if (c.aranges.count(n->id)) {
-      a.vars.push_back({n->id, "", sign, c.aranges.at(n->id)});
+      ArangeVar v;
+      if (!c.arange_at(n->id, n->span.begin.line, v)) a.why = redefined(n->id);
+      else a.vars.push_back({n->id, factor, sign, v});
       return;
     }
     auto al = c.index_aliases.find(n->id);
-    if (al != c.index_aliases.end()) return decompose(c, al->second, sign, a, depth + 1);
+    if (al != c.index_aliases.end()) return decompose(c, al->second, sign, a, depth + 1, factor);
     a.why = "'" + n->id + "' (an nl.arange mask) used as an index";
     return;
   }
-  if (auto* u = as<UnaryOp>(e); u && u->op == UnaryOpKind::USub) return decompose(c, u->operand.get(), -sign, a, depth + 1);
+  if (auto* u = as<UnaryOp>(e); u && u->op == UnaryOpKind::USub)
+    return decompose(c, u->operand.get(), -sign, a, depth + 1, factor);
   if (auto* b = as<BinOp>(e)) {
     if (b->op == Operator::Add || b->op == Operator::Sub) {
-      decompose(c, b->left.get(), sign, a, depth + 1);
-      decompose(c, b->right.get(), b->op == Operator::Add ? sign : -sign, a, depth + 1);
+      decompose(c, b->left.get(), sign, a, depth + 1, factor);
+      decompose(c, b->right.get(), b->op == Operator::Add ? sign : -sign, a, depth + 1, factor);
       return;
     }
     if (b->op == Operator::Mult) {
@@ -134,16 +136,16 @@ void decompose(const Ctx& c, const Expr* e, int sign, Affine& a, int depth = 0) 
         return;
       }
       ArangeVar iv;
+      std::string coef = times(factor, wrapped(c, k));
       if (inline_arange(c, var, iv)) {
-        a.vars.push_back({c.text(*var), wrapped(c, k), sign, iv});
+        a.vars.push_back({c.text(*var), coef, sign, iv});
         return;
       }
-      if (!vn || !c.aranges.count(vn->id)) {
-        a.why = "a multiple of a compound index expression (distribute it by hand)";
-        return;
-      }
+      if (!vn || !c.aranges.count(vn->id)) return decompose(c, var, sign, a, depth + 1, coef);
       a.names.push_back(vn);
-      a.vars.push_back({vn->id, wrapped(c, k), sign, c.aranges.at(vn->id)});
+      ArangeVar v;
+      if (!c.arange_at(vn->id, vn->span.begin.line, v)) a.why = redefined(vn->id);
+      else a.vars.push_back({vn->id, coef, sign, v});
       return;
     }
   }
@@ -159,14 +161,17 @@ std::string join_base(const std::vector<Term>& terms) {
   return s;
 }
 
+namespace {
+
 std::string extent_text(const ArangeVar& v) { return v.extent; }
 
-void record_arange(Ctx& c, const std::string& name, ArangeVar v) {
+void record_arange(Ctx& c, const std::string& name, ArangeVar v, const Stmt* def, const StmtList& block) {
   auto it = c.aranges.find(name);
   if (it != c.aranges.end() &&
       (it->second.extent != v.extent || it->second.axis != v.axis || it->second.rank != v.rank))
     c.ambiguous.insert(name);
   c.aranges[name] = v;
+  c.arange_defs[name].push_back({def->span.begin.line, block.back()->span.end.line, v});
 }
 
 // `lo + v < hi` (or hi > lo + v, <=, >=): v < hi - lo.
@@ -237,6 +242,33 @@ bool delete_keyword(Ctx& c, const Call* call, size_t kw_index) {
   return c.src.add({b, e, ""});
 }
 
+// A masked compute call (nl.multiply(a, b, mask=i_p < n)) worked on the partitions its mask
+// keeps of every tile operand; without the mask, each whole-tile operand is cut to those rows,
+// a[0:min(P, n)] (an operand a masked load already cut keeps its size). nl.load/nl.store read
+// and write through their indexed operands, whose slices carry the bound instead.
+void cut_masked_operands(Ctx& c, const Call* call, const std::map<std::string, Restriction>& r, int line) {
+  std::string fn = dotted_name(call->func.get());
+  static const std::set<std::string> kIndexed = {"nl.load", "nl.store", "nl.load_transpose2d", "nl.atomic_rmw"};
+  if (kIndexed.count(fn) || (fn.rfind("nl.", 0) != 0 && fn.rfind("nisa.", 0) != 0)) return;
+  std::string rows;
+  for (auto& [v, b] : r) {
+    ArangeVar av;
+    if (c.arange_at(v, line, av) && av.axis == 0 && av.rank >= 2)
+      rows = "min(" + av.extent + ", " + b.bound + (b.base.empty() ? "" : " - (" + b.base + ")") + ")";
+  }
+  if (rows.empty()) return;
+  std::vector<const Expr*> operands;
+  for (const ExprPtr& a : call->args) operands.push_back(a.get());
+  for (const keyword& k : call->keywords)
+    if (k.arg_name != "mask" && k.arg_name != "dtype") operands.push_back(k.value.get());
+  for (const Expr* e : operands) {
+    auto* n = as<Name>(e);
+    if (!n || !c.tile_names.count(n->id)) continue;
+    if (c.src.add({c.begin(*n), c.end(*n), n->id + "[0:" + rows + "]"}))
+      c.applied(*n, "mask_slices", "operand of a masked call cut to the rows its mask keeps");
+  }
+}
+
 }  // namespace
 
 bool Ctx::uses_index_names(const Expr* e) const {
@@ -249,6 +281,31 @@ bool Ctx::uses_index_names(const Expr* e) const {
   return found;
 }
 
+bool Ctx::arange_at(const std::string& name, int line, ArangeVar& out) const {
+  auto it = aranges.find(name);
+  if (it == aranges.end()) return false;
+  if (!ambiguous.count(name)) {
+    out = it->second;
+    return true;
+  }
+  // The latest definition above the use, in a statement list that goes on to the use's line;
+  // a later definition reaches the use too when a loop runs it before the use again without
+  // running this one, so every loop around both the use and a later definition must hold it.
+  const std::vector<ArangeDef>& defs = arange_defs.at(name);
+  const ArangeDef* reaching = nullptr;
+  for (const ArangeDef& d : defs)
+    if (d.line < line && (!reaching || d.line > reaching->line)) reaching = &d;
+  if (!reaching || line > reaching->block_end) return false;
+  auto inside = [](const std::pair<int, int>& loop, int l) { return loop.first < l && l <= loop.second; };
+  for (const ArangeDef& d : defs) {
+    if (d.line <= line) continue;
+    for (const auto& loop : loops)
+      if (inside(loop, line) && inside(loop, d.line) && !inside(loop, reaching->line)) return false;
+  }
+  out = reaching->var;
+  return true;
+}
+
 void collect_index_defs(Ctx& c, const StmtList& body) {
   for (const StmtPtr& sp : body) {
     const Stmt* s = sp.get();
@@ -257,13 +314,18 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
       if (auto* n = as<Name>(a->targets[0].get())) {
         ArangeVar av;
         if (arange_subscript(c, v, av)) {
-          record_arange(c, n->id, av);
+          record_arange(c, n->id, av, s, body);
           c.index_def_stmts.push_back(s);
           continue;
         }
         if (c.uses_index_names(v)) {
+          // Arithmetic of index arrays only: a call or a tensor subscript (e3 = e[i_p, i_f])
+          // makes a value, not an index alias.
           bool calls = false;
-          for_each_expr(v, [&](const Expr* x) { calls = calls || as<Call>(x); });
+          for_each_expr(v, [&](const Expr* x) {
+            ArangeVar inline_var;
+            calls = calls || as<Call>(x) || (as<Subscript>(x) && !arange_subscript(c, x, inline_var));
+          });
           if (!calls) {
             bool is_mask = as<Compare>(v) || (as<BinOp>(v) && as<BinOp>(v)->op == Operator::BitAnd);
             (is_mask ? c.mask_defs : c.index_aliases)[n->id] = v;
@@ -289,7 +351,8 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
               for (size_t i = 0; i < st->elts.size(); ++i)
                 record_arange(c, as<Name>(t->elts[i].get())->id,
                               {wrapped(c, as<Slice>(st->elts[i].get())->upper.get()), static_cast<int>(i),
-                               static_cast<int>(st->elts.size())});
+                               static_cast<int>(st->elts.size())},
+                              s, body);
               c.index_def_stmts.push_back(s);
               continue;
             }
@@ -298,6 +361,7 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
       }
     }
     if (auto* f = as<FunctionDef>(s)) collect_index_defs(c, f->body);
+    if (as<For>(s) || as<While>(s)) c.loops.push_back({s->span.begin.line, s->span.end.line});
     if (auto* f = as<For>(s)) collect_index_defs(c, f->body);
     if (auto* w = as<While>(s)) collect_index_defs(c, w->body);
     if (auto* i = as<If>(s)) {
@@ -307,6 +371,8 @@ void collect_index_defs(Ctx& c, const StmtList& body) {
     if (auto* w = as<With>(s)) collect_index_defs(c, w->body);
   }
 }
+
+const char* const kLayout = "index arrays that broadcast to a layout slices cannot express";
 
 void rewrite_index_uses(Ctx& c, const Stmt* s) {
   if (std::find(c.index_def_stmts.begin(), c.index_def_stmts.end(), s) != c.index_def_stmts.end()) return;
@@ -341,14 +407,18 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for_each_expr(call->keywords[k].value.get(), [&](const Expr* n) { handled.insert(n); });
         if (!delete_keyword(c, call, k)) c.refuse(call->keywords[k], "mask_slices", "overlapping rewrites");
         else c.applied(call->keywords[k], "mask_slices", "mask= folded into the slice bounds");
+        cut_masked_operands(c, call, r, s->span.begin.line);
       }
     });
   });
   if (failed) return;
+  const Expr* target = nullptr;  // t[...] = value: an access pattern there keeps a subscript
+  if (auto* a = as<Assign>(s); a && a->targets.size() == 1) target = a->targets[0].get();
+  if (auto* g = as<AugAssign>(s)) target = g->target.get();
   for (auto& [v, r] : restrict) {
-    auto it = c.aranges.find(v);
-    if (it == c.aranges.end() || it->second.axis != 0 || it->second.rank < 2) continue;
-    c.masked_partitions[s] = "min(" + it->second.extent + ", " + r.bound +
+    ArangeVar av;
+    if (!c.arange_at(v, s->span.begin.line, av) || av.axis != 0 || av.rank < 2) continue;
+    c.masked_partitions[s] = "min(" + av.extent + ", " + r.bound +
                              (r.base.empty() ? "" : " - (" + r.base + ")") + ")";
   }
   for_each_stmt_expr(s, [&](const Expr* root) {
@@ -361,6 +431,43 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
         for (const ExprPtr& e : t->elts) elts.push_back(e.get());
       else
         elts.push_back(sub->slice.get());
+      auto mark_handled = [&](const std::vector<Affine>& parts) {
+        for (const Affine& a : parts) handled.insert(a.names.begin(), a.names.end());
+        for_each_expr(sub->slice.get(), [&](const Expr* n) { handled.insert(n); });
+      };
+      // An index tile column as the first index (T[ids[i_p, 0], i_f]) gathers rows of T.
+      if (auto* g = as<Subscript>(elts[0]);
+          g && as<Name>(g->value.get()) && c.uses_index_names(g->slice.get()) && !c.uses_index_names(g->value.get())) {
+        std::set<std::string> masked;
+        for (auto& [v, r] : restrict) masked.insert(v);
+        std::string why;
+        if (!rewrite_as_gather(c, sub, elts, masked, why)) c.refuse(*sub, "arange_slices", why);
+        mark_handled({});
+        return;
+      }
+      // Several index arrays on one axis (a flattened i_r * W + i_c, a window i_h + i_k) are
+      // not a slice per axis: the whole access becomes one access pattern.
+      std::vector<Affine> decomposed(elts.size());
+      bool several = false, affine = true;
+      for (size_t i = 0; i < elts.size(); ++i) {
+        if (as<Slice>(elts[i])) continue;
+        decompose(c, elts[i], 1, decomposed[i]);
+        affine = affine && decomposed[i].why.empty();
+        several = several || decomposed[i].vars.size() > 1;
+      }
+      if (several && affine) {
+        std::string why;
+        for (const Affine& a : decomposed)
+          for (const Affine::Var& v : a.vars)
+            if (restrict.count(v.name)) why = "a masked access with several nl.arange values on one axis";
+        if (why.empty() && rewrite_as_access_pattern(c, s, sub, elts, decomposed, sub == target, why)) {
+          mark_handled(decomposed);
+          return;
+        }
+        c.refuse(*sub, "arange_slices", why);
+        mark_handled(decomposed);
+        return;
+      }
       std::vector<std::string> parts;
       std::string permute;
       std::vector<int> var_axes;
@@ -390,10 +497,6 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
           break;
         }
         const Affine::Var& v = a.vars[0];
-        if (c.ambiguous.count(v.name)) {
-          why = "'" + v.name + "' is defined as different nl.arange values in this file";
-          break;
-        }
         const ArangeVar& av = v.info;
         if (rank >= 0 && av.rank != rank) {
           why = "index arrays of different ranks";
@@ -452,12 +555,21 @@ void rewrite_index_uses(Ctx& c, const Stmt* s) {
           for (size_t k = 0; k < dims.size(); ++k) permute += (k ? ", " : "") + std::to_string(dims[k]);
           permute += dims.size() == 1 ? ",))" : "))";
         } else if (!increasing) why = "index arrays in another order than the tensor's axes (a transposed access)";
-        else if (!dense && !on_chip_like) why = "index arrays that broadcast to a layout slices cannot express";
+        else if (!dense && !on_chip_like) why = kLayout;
         else if (!dense) {
           // t[i_p, 5] keeps the integer axis on chip in both dialects; nothing else to check.
         } else if (dense && !permutation) {
           for (size_t k = 0; k < var_axes.size(); ++k)
-            if (var_axes[k] != static_cast<int>(k)) why = "index arrays that broadcast to a layout slices cannot express";
+            if (var_axes[k] != static_cast<int>(k)) why = kLayout;
+        }
+      }
+      if (why == kLayout && affine && restrict.empty()) {
+        // A layout no slice per axis gives (idx[t * P + i_p] of a 1-D tensor read as [P, 1])
+        // is still one access pattern.
+        std::string ap_why;
+        if (rewrite_as_access_pattern(c, s, sub, elts, decomposed, sub == target, ap_why)) {
+          mark_handled(decomposed);
+          return;
         }
       }
       if (!why.empty()) {

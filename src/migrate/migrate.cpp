@@ -27,9 +27,14 @@ TileFacts trace_facts(const SourceFilePtr& legacy, const front::TraceOptions& op
     // Custom instructions (max8, nc_find_index8, bn_stats, bn_aggr) carry their bare name.
     std::string api = in.name.find('.') == std::string::npos ? "nisa." + in.name : in.name;
     if (api.rfind("nisa.", 0) != 0) return;
+    bool reads_psum = false;
+    for (const ir::Operand& o : in.srcs)
+      if (!o.is_imm)
+        for (const ir::TensorDecl& t : k.tensors)
+          if (t.id == o.access.tensor && t.buffer == ir::Buffer::Psum) reads_psum = true;
     for (const ir::TensorDecl& t : k.tensors)
       if (t.id == in.dst.tensor) {
-        facts[{in.loc.line, api}].push_back({t.shape, t.dtype, t.buffer});
+        facts[{in.loc.line, api}].push_back({t.shape, t.dtype, t.buffer, reads_psum});
         break;
       }
   };

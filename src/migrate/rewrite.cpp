@@ -97,11 +97,22 @@ class StmtRewriter {
     }
     bool ok = true;
     if (top && !aug && as<Name>(target)) {
-      // x = nisa.op(...): allocate x, then write into it.
-      std::string call_text = dp_call(top, c_.text(*target), "", ok);
+      // x = nisa.op(...): allocate x, then write into it. When the call reads x itself
+      // (acc = nisa.op(..., operand1=acc)), the result goes to a new tile that x names after
+      // the call: allocating x first would make the call read the new, unwritten tile.
+      std::string name = c_.text(*target);
+      bool reads_target = false;
+      for_each_child(top, [&](const Expr* arg) {
+        for_each_expr(arg, [&](const Expr* x) {
+          if (auto* n = as<Name>(x); n && n->id == name) reads_target = true;
+        });
+      });
+      std::string dst = reads_target ? fresh(isa_op(top)) : name;
+      std::string call_text = dp_call(top, dst, "", ok);
       std::string alloc = allocation(top, ok);
       if (!ok) return;
-      body = prelude_ + indent_ + c_.text(*target) + " = " + alloc + "\n" + indent_ + call_text;
+      body = prelude_ + indent_ + dst + " = " + alloc + "\n" + indent_ + call_text;
+      if (reads_target) body += "\n" + indent_ + name + " = " + dst;
     } else if (top) {
       std::string extra;
       if (isa_op(top) == "nc_matmul") extra = aug ? "accumulate=True" : "accumulate=False";
@@ -150,8 +161,8 @@ class StmtRewriter {
     }
   }
 
-  std::string fresh(const std::string& op) {
-    std::string base = op + "_out";
+  std::string fresh(const std::string& op, const char* suffix = "_out") {
+    std::string base = op + suffix;
     std::string n = base;
     for (int i = 2; names_.count(n); ++i) n = base + std::to_string(i);
     names_.insert(n);
@@ -192,6 +203,7 @@ class StmtRewriter {
     std::string call_text = dp_call(k, name, "", ok);
     std::string alloc = allocation(k, ok);
     prelude_ += indent_ + name + " = " + alloc + "\n" + indent_ + call_text + "\n";
+    hoisted_[k] = name;
     return name;
   }
 
@@ -206,27 +218,51 @@ class StmtRewriter {
     std::string op = isa_op(k);
     auto it = c_.facts.find({s_->span.begin.line, "nisa." + op});
     int per_exec = seen_[op];
+    size_t occ = static_cast<size_t>(occurrence_[k]);
+    if (it == c_.facts.end() && k->span.begin.line != s_->span.begin.line) {
+      // A statement over several lines: the trace may tag the call with its own line; the calls
+      // of this op starting on that line are then the ones counted.
+      it = c_.facts.find({k->span.begin.line, "nisa." + op});
+      per_exec = 0;
+      occ = 0;
+      for (auto& [other, n] : occurrence_)
+        if (isa_op(other) == op && other->span.begin.line == k->span.begin.line) {
+          ++per_exec;
+          if (n < occurrence_[k]) ++occ;
+        }
+    }
     if (it == c_.facts.end() || it->second.empty() || it->second.size() % static_cast<size_t>(per_exec) != 0) {
       c_.refuse(*k, "isa_dst", "the legacy trace has no tile for this nisa." + op +
                                    " call (not reached with these inputs), so its dst cannot be allocated");
       ok = false;
       return "";
     }
-    size_t occ = static_cast<size_t>(occurrence_[k]);
     const TileFact& f = it->second[occ];
     std::string symbolic = same_shape_operand(k);
+    if (symbolic.empty()) symbolic = partition_following_shape(k, it->second, occ, static_cast<size_t>(per_exec));
     bool dtype_given = find_kw(k, "dtype") != nullptr;
-    for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec))
-      if ((symbolic.empty() && it->second[j].shape != f.shape) || (!dtype_given && it->second[j].dtype != f.dtype) ||
-          it->second[j].buffer != f.buffer) {
-        c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different shapes across the trace");
+    // 2.24 picked nc_transpose's engine by tile size, so its result was in SBUF (Vector Engine)
+    // for some executions and PSUM (Tensor Engine) for others. PSUM serves both: the Tensor
+    // Engine must write there and the Vector Engine may (isa nc_transpose at HEAD, "Memory types").
+    bool psum_serves_all = false;
+    if (op == "nc_transpose")
+      for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec))
+        psum_serves_all = psum_serves_all || it->second[j].buffer != f.buffer;
+    for (size_t j = occ; j < it->second.size(); j += static_cast<size_t>(per_exec)) {
+      const char* differs = symbolic.empty() && it->second[j].shape != f.shape ? "shapes"
+                            : !dtype_given && it->second[j].dtype != f.dtype   ? "dtypes"
+                            : it->second[j].buffer != f.buffer && !psum_serves_all ? "buffers"
+                                                                               : nullptr;
+      if (differs) {
+        c_.refuse(*k, "isa_dst", "nisa." + op + " returned tiles of different " + differs + " across the trace");
         ok = false;
         return "";
       }
+    }
     std::string dtype;
     if (const keyword* d = find_kw(k, "dtype")) dtype = c_.src.render(c_.begin(*d->value), c_.end(*d->value));
     else dtype = std::string("nl.") + dtype_name(f.dtype);
-    std::string buffer = f.buffer == ir::Buffer::Psum ? "nl.psum" : "nl.sbuf";
+    std::string buffer = f.buffer == ir::Buffer::Psum || psum_serves_all ? "nl.psum" : "nl.sbuf";
     std::string shape = shape_text(f.shape);
     if (!symbolic.empty()) shape = symbolic[0] == '\x01' ? symbolic.substr(1) : symbolic + ".shape";
     auto masked = c_.masked_partitions.find(s_);
@@ -239,50 +275,76 @@ class StmtRewriter {
     return "nl.ndarray(" + shape + ", dtype=" + dtype + ", buffer=" + buffer + ")";
   }
 
+  // The text of operand `kw` (or positional `pos`) of `k` when evaluating it again has no effect:
+  // a name, a view of a name, or a nested nisa call hoisted into a temporary (its name); "".
+  std::string reusable_operand(const Call* k, const char* kw, size_t pos) {
+    const Expr* e = nullptr;
+    if (const keyword* w = find_kw(k, kw)) e = w->value.get();
+    else if (k->args.size() > pos) e = k->args[pos].get();
+    if (!e) return "";
+    if (auto* call = as<Call>(e)) {
+      auto h = hoisted_.find(call);
+      if (h != hoisted_.end()) return h->second;
+      auto sub = substituted_.find(e);
+      return sub == substituted_.end() ? "" : sub->second;
+    }
+    const Expr* b = e;
+    if (auto* sub = as<Subscript>(b)) b = sub->value.get();
+    if (!as<Name>(b)) return "";
+    return c_.src.render(c_.begin(*e), c_.end(*e));
+  }
+
   // Element-wise ops return a tile of their data operand's shape. Allocating `data.shape` keeps
   // the kernel shape-generic and follows operands that a mask cut short. Only for operands
-  // that are names or views of names (re-evaluating a call would emit its instruction twice).
+  // that can be evaluated again (re-evaluating a call would emit its instruction twice).
   std::string same_shape_operand(const Call* k) {
     static const std::map<std::string, std::pair<const char*, size_t>> kData = {
         {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
         {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
         {"tensor_tensor_scan", {"data0", 0}}, {"affine_select", {"on_true_tile", 1}}};
     std::string op = isa_op(k);
-    auto pure = [&](const char* kw, size_t pos) -> std::string {
-      const Expr* e = nullptr;
-      if (const keyword* w = find_kw(k, kw)) e = w->value.get();
-      else if (k->args.size() > pos) e = k->args[pos].get();
-      const Expr* b = e;
-      if (auto* sub = as<Subscript>(b)) b = sub->value.get();
-      if (!e || !as<Name>(b)) return "";
-      return c_.src.render(c_.begin(*e), c_.end(*e));
-    };
     // nc_matmul: stationary [K, M] x moving [K, N] -> [M, N]; nc_transpose: [P, F] -> [F, P].
     if (op == "nc_matmul" && !find_kw(k, "is_transpose") && k->args.size() <= 2) {
-      std::string st = pure("stationary", 0), mv = pure("moving", 1);
+      std::string st = reusable_operand(k, "stationary", 0), mv = reusable_operand(k, "moving", 1);
       if (st.empty() || mv.empty()) return "";
       return "\x01(" + st + ".shape[1], " + mv + ".shape[1])";
     }
     if (op == "nc_transpose") {
-      std::string d = pure("data", 0);
+      std::string d = reusable_operand(k, "data", 0);
       if (d.empty()) return "";
       return "\x01(" + d + ".shape[1], " + d + ".shape[0])";
     }
     auto it = kData.find(op);
     if (it == kData.end()) return "";
-    const Expr* data = nullptr;
-    if (const keyword* kw = find_kw(k, it->second.first)) data = kw->value.get();
-    else if (k->args.size() > it->second.second) data = k->args[it->second.second].get();
-    const Expr* base = data;
-    if (auto* sub = as<Subscript>(base)) base = sub->value.get();
-    if (!data || !as<Name>(base)) return "";
-    bool ok = true;
-    return c_.src.render(c_.begin(*data), c_.end(*data)) + (ok ? "" : "");
+    return reusable_operand(k, it->second.first, it->second.second);
+  }
+
+  // Reductions over free axes and the batch-norm statistics keep their data operand's
+  // partitions: when only dim 0 of the traced tiles changes between executions (a tail tile),
+  // dim 0 is `data.shape[0]` and the other dims are the trace's.
+  std::string partition_following_shape(const Call* k, const std::vector<TileFact>& facts, size_t occ, size_t per_exec) {
+    static const std::map<std::string, std::pair<const char*, size_t>> kKeepsPartitions = {
+        {"tensor_reduce", {"data", 1}}, {"bn_stats", {"data", 0}}, {"bn_aggr", {"data", 0}},
+        {"activation_reduce", {"data", 1}}, {"max8", {"src", 0}}, {"nc_find_index8", {"data", 0}}};
+    auto it = kKeepsPartitions.find(isa_op(k));
+    if (it == kKeepsPartitions.end()) return "";
+    const std::vector<int64_t>& first = facts[occ].shape;
+    if (first.empty()) return "";
+    for (size_t j = occ; j < facts.size(); j += per_exec) {
+      const std::vector<int64_t>& s = facts[j].shape;
+      if (s.size() != first.size() || !std::equal(s.begin() + 1, s.end(), first.begin() + 1)) return "";
+    }
+    std::string data = reusable_operand(k, it->second.first, it->second.second);
+    if (data.empty()) return "";
+    std::string shape = "\x01(" + data + ".shape[0]";
+    for (size_t d = 1; d < first.size(); ++d) shape += ", " + std::to_string(first[d]);
+    return shape + (first.size() == 1 ? ",)" : ")");
   }
 
   // nisa.op(dst, <2.24 arguments without dtype/mask>, extra).
   std::string dp_call(const Call* k, const std::string& dst, const std::string& extra, bool& ok) {
     std::string op = isa_op(k);
+    hoist_varying_data(k, ok);
     std::vector<std::string> parts = {dst};
     if (op == "iota") {
       if (k->args.empty()) {
@@ -350,12 +412,79 @@ class StmtRewriter {
       ok = false;
       return "";
     }
-    std::vector<std::string> parts = {dst, pattern, mult, arg_text(on_true, ok), arg_text(on_false, ok),
+    std::string on_true_text = arg_text(on_true, ok);
+    if (reads_psum(k)) {
+      // 2.24 read on_true_tile from PSUM too; 0.6 takes it in SBUF only (isa affine_select at
+      // HEAD), so it is copied there first (a same-dtype copy changes no bit).
+      std::string operand = reusable_operand(k, "on_true_tile", 1);
+      if (operand.empty()) {
+        c_.refuse(*k, "isa_dst", "nisa.affine_select on a PSUM tile that is not a name or a view of one (0.6 needs it in SBUF)");
+        ok = false;
+        return "";
+      }
+      std::string copy = fresh("on_true", "_sbuf");
+      prelude_ += indent_ + copy + " = nl.ndarray(" + operand + ".shape, dtype=" + operand + ".dtype, buffer=nl.sbuf)\n" +
+                  indent_ + "nisa.tensor_copy(" + copy + ", " + operand + ")\n";
+      on_true_text = copy;
+    }
+    std::vector<std::string> parts = {dst, pattern, mult, on_true_text, arg_text(on_false, ok),
                                       "cmp_op=" + kCmp.at(cmp->ops[0]), "offset=" + offset};
     return "nisa.affine_select(" + join(parts) + ")";
   }
 
+  // Whether the legacy trace saw this call read a PSUM tile (in any execution).
+  bool reads_psum(const Call* k) const {
+    std::string api = "nisa." + isa_op(k);
+    for (int line : {s_->span.begin.line, k->span.begin.line}) {
+      auto it = c_.facts.find({line, api});
+      if (it != c_.facts.end())
+        for (const TileFact& f : it->second)
+          if (f.reads_psum) return true;
+    }
+    return false;
+  }
+
+  // An element-wise call whose traced tiles change shape between executions allocates its
+  // data operand's shape; when that operand is an expression (nisa.reciprocal(nl.add(a, b))),
+  // it is first bound to a temporary `op_data` so that its shape can be named without
+  // evaluating it twice. Only when nothing before it in the call has a call of its own, so the
+  // order of evaluation stays the same.
+  void hoist_varying_data(const Call* k, bool& ok) {
+    static const std::map<std::string, std::pair<const char*, size_t>> kData = {
+        {"activation", {"data", 1}}, {"tensor_scalar", {"data", 0}}, {"tensor_tensor", {"data1", 0}},
+        {"reciprocal", {"data", 0}}, {"tensor_copy", {"src", 0}}, {"scalar_tensor_tensor", {"data", 0}},
+        {"tensor_tensor_scan", {"data0", 0}}, {"tensor_reduce", {"data", 1}}, {"bn_stats", {"data", 0}}};
+    auto d = kData.find(isa_op(k));
+    if (d == kData.end()) return;
+    const Expr* data = nullptr;
+    if (const keyword* w = find_kw(k, d->second.first)) data = w->value.get();
+    else if (k->args.size() > d->second.second) data = k->args[d->second.second].get();
+    auto* call = as<Call>(data);
+    if (!call || !isa_op(call).empty() || substituted_.count(data)) return;
+    bool varies = false;
+    for (int line : {s_->span.begin.line, k->span.begin.line}) {
+      auto it = c_.facts.find({line, "nisa." + isa_op(k)});
+      if (it != c_.facts.end())
+        for (const TileFact& f : it->second) varies = varies || f.shape != it->second.front().shape;
+    }
+    if (!varies) return;
+    bool calls_before = false;
+    auto scan = [&](const Expr* e) {
+      if (c_.begin(*e) < c_.begin(*data))
+        for_each_expr(e, [&](const Expr* x) { calls_before = calls_before || as<Call>(x); });
+    };
+    for (const ExprPtr& a : k->args) scan(a.get());
+    for (const keyword& w : k->keywords) scan(w.value.get());
+    if (calls_before) return;
+    std::string name = fresh(isa_op(k), "_data");
+    std::string value = arg_text(data, ok);
+    prelude_ += indent_ + name + " = " + value + "\n";
+    substituted_[data] = name;
+  }
+
   std::string arg_text(const Expr* a, bool& ok) {
+    auto sub = substituted_.find(a);
+    if (sub != substituted_.end()) return sub->second;
     std::string d = dotted_name(a);
     auto np = kNumpyOps.find(d);
     if (np != kNumpyOps.end()) return np->second;
@@ -374,6 +503,8 @@ class StmtRewriter {
   std::string indent_;
   std::string prelude_;
   std::map<const Call*, int> occurrence_;
+  std::map<const Call*, std::string> hoisted_;  // nested nisa calls -> their temporaries
+  std::map<const Expr*, std::string> substituted_;  // data operands bound to a temporary first
   std::map<std::string, int> seen_;
 };
 
@@ -517,7 +648,7 @@ RewriteResult rewrite_to_current(const std::string& legacy_source, const TileFac
   }
   Ctx c(legacy_source, facts, out);
   std::map<const Stmt*, const StmtList*> parents;
-  std::set<std::string> names;
+  std::set<std::string>& names = c.used_names;
   walk_stmts(m.body, [&](const Stmt* s, const StmtList* p) {
     parents[s] = p;
     for_each_stmt_expr(s, [&](const Expr* root) {
@@ -527,6 +658,7 @@ RewriteResult rewrite_to_current(const std::string& legacy_source, const TileFac
     });
   });
   collect_index_defs(c, m.body);
+  collect_fresh_tensors(c, m.body);
   walk_stmts(m.body, [&](const Stmt* s, const StmtList*) {
     if (as<Import>(s) || as<ImportFrom>(s)) return rewrite_import(c, s);
     if (auto* d = as<FunctionDef>(s)) {

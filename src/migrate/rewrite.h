@@ -23,6 +23,7 @@ struct TileFact {
   std::vector<int64_t> shape;
   DType dtype = DType::Float32;
   ir::Buffer buffer = ir::Buffer::Sbuf;
+  bool reads_psum = false;  // some tensor operand of the instruction was in PSUM
   bool operator==(const TileFact& o) const { return shape == o.shape && dtype == o.dtype && buffer == o.buffer; }
 };
 

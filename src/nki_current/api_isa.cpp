@@ -21,7 +21,7 @@ struct P {
   const char* legacy;  // 2.24 keyword; "" = no counterpart (must stay at its default); nullptr = ignored
 };
 
-enum class Special { None, DmaCopy, Matmul, Memset };
+enum class Special { None, DmaCopy, Matmul, Memset, SameDtype };  // SameDtype: dst.dtype == data.dtype
 
 struct IsaForward {
   const char* name;
@@ -47,7 +47,8 @@ std::vector<IsaForward> forwards() {
                 {"is_transpose", "is_transpose"}, {"accumulate", nullptr}, {"tile_position", "tile_position"},
                 {"tile_size", "tile_size"}, {"perf_mode", nullptr}, {"name", nullptr}},
                3, false, false, Special::Matmul});
-  f.push_back({"nc_transpose", "nc_transpose", {{"dst", nullptr}, {"data", "data"}, {"engine", "engine"}, {"name", nullptr}}, 2});
+  f.push_back({"nc_transpose", "nc_transpose", {{"dst", nullptr}, {"data", "data"}, {"engine", "engine"}, {"name", nullptr}}, 2,
+               true, false, Special::SameDtype});
   f.push_back({"tensor_tensor", "tensor_tensor", {{"dst", nullptr}, {"data1", "data1"}, {"data2", "data2"}, {"op", "op"},
                                                   {"engine", "engine"}, {"name", nullptr}}, 4});
   f.push_back({"tensor_scalar", "tensor_scalar",
@@ -173,6 +174,15 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
       Ref v = b[i];
       if (spec.special == Special::DmaCopy && std::string(lk) == "dge_mode") v = legacy_dge_mode(v);
       kw.emplace_back(lk, v);
+    }
+    if (spec.special == Special::SameDtype) {
+      // nki/api/nki/isa/__init__.py, nc_transpose "Data types": dst must have the dtype of data
+      // (a transpose is a data move; 2.24's dtype= cast on the way is gone).
+      TensorObj* data = front::as_tensor(b[1]);
+      if (data && data->dtype() != dst->dtype())
+        current_error(diag::Code::unsupported_dtype, api + " dst must have the dtype of data (" + dtype_name(data->dtype()) +
+                                                         "), got " + dtype_name(dst->dtype()),
+                      "allocate dst (in PSUM too) with data's dtype and convert afterwards with nisa.tensor_copy");
     }
     if (spec.pass_dtype) kw.emplace_back("dtype", std::make_shared<front::DTypeObj>(dst->dtype()));
     std::optional<ir::Alu> accumulate;

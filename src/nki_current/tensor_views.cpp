@@ -37,6 +37,19 @@ void strides_of(CurrentTracer& t, const TensorObj& x, std::vector<int64_t>* stri
   }
 }
 
+// The storage offset of the view `.ap` is called on (nki/api/nki/language/__init__.py, NkiTensor.ap:
+// `offset` is added to the view's own storage offset, which None keeps), and the stride of its
+// dim 0 (what `indirect_dim=0` scales a dynamic offset by).
+void ap_base(CurrentTracer& t, const TensorObj& self, const std::string& api, int64_t* view_offset, int64_t* dim0_stride) {
+  for (const ir::ScalarExpr& e : self.view.offset)
+    if (!e.terms.empty())
+      current_error(diag::Code::unsupported_api, api + " on a view whose offset depends on a loop index is not implemented by this simulator yet",
+                    "call .ap on the whole tensor and put the offset in offset=");
+  std::vector<int64_t> strides;
+  strides_of(t, self, &strides, view_offset);
+  *dim0_stride = strides.empty() ? 1 : strides[0];
+}
+
 Ref int_tuple(const std::vector<int64_t>& v) {
   std::vector<Ref> items;
   for (int64_t x : v) items.push_back(py::make_int(x));
@@ -68,7 +81,8 @@ void ap_pattern(py::Interp& in, const Ref& pattern, const std::string& api, std:
 // ignored). Lowers to an ir::Indirect on dim 0 of a [rows, row] alias of the storage, the
 // indirect DMA the 2.24 `x[idx_tile, ...]` builds; a stride that is neither a multiple of row nor
 // stays inside a row is not modelled (the bounds pass reports it).
-Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, const ir::TensorDecl& base, int storage) {
+Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, const TensorObj& self, const ir::TensorDecl& base,
+                           int storage) {
   const std::string api = "NkiTensor.ap";
   const bool vector = b.has(3);
   if (b.has(2) && vector) current_error(diag::Code::invalid_arguments, api + " takes scalar_offset or vector_offset, not both");
@@ -90,8 +104,15 @@ Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, con
     if (!v) current_error(diag::Code::invalid_arguments, api + " offset must be a compile-time integer");
     offset = *v;
   }
-  int64_t row = 1;
-  for (size_t d = 1; d < base.shape.size(); ++d) row *= base.shape[d];
+  // The offset scales by the stride of dim 0 of the tensor `.ap` is called on (a reshaped view
+  // has its own rows), from that view's storage offset on.
+  int64_t view_offset = 0, row = 1;
+  ap_base(t, self, api, &view_offset, &row);
+  offset += view_offset;
+  const int64_t total = ir::element_count(base.shape);
+  if (row < 1 || total % row != 0)
+    current_error(diag::Code::unsupported_api, api + " with a dynamic offset on a view whose dim-0 stride (" + std::to_string(row) +
+                                           ") does not divide the tensor is not implemented by this simulator yet");
   int64_t idx_free = 1;
   for (size_t d = 1; d < idx->shape().size(); ++d) idx_free *= idx->shape()[d];
   if (vector && (idx->shape()[0] != counts[0] || idx_free != 1))
@@ -101,7 +122,7 @@ Ref dynamic_access_pattern(CurrentTracer& t, py::Interp& in, const Bound& b, con
   if (!vector && ir::element_count(idx->shape()) != 1)
     current_error(diag::Code::invalid_arguments, api + " scalar_offset must be a single element ([1, 1]), got " +
                                            front::shape_str(idx->shape()));
-  auto alias = t.new_tensor({base.shape[0], row}, base.dtype, base.buffer, base.name, 0);
+  auto alias = t.new_tensor({total / row, row}, base.dtype, base.buffer, base.name, 0);
   ir::TensorDecl& nd = t.kernel().tensors[alias->view.tensor];
   nd.alias_of = storage;
   nd.role = ir::TensorRole::Internal;
@@ -143,7 +164,7 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
                   "index the leading dim of the base tensor (indirect_dim=0)");
   int storage = t.storage_of(self->view.tensor);
   const ir::TensorDecl base = t.kernel().tensors[storage];
-  if (b.has(2) || b.has(3)) return dynamic_access_pattern(t, in, b, base, storage);
+  if (b.has(2) || b.has(3)) return dynamic_access_pattern(t, in, b, *self, base, storage);
   std::vector<int64_t> steps, counts;
   for (const Ref& pair : b[0]->iterate(in)) {
     std::vector<int64_t> sc;
@@ -164,6 +185,9 @@ Ref access_pattern(CurrentTracer& t, py::Interp& in, std::shared_ptr<TensorObj> 
     if (!v) current_error(diag::Code::invalid_arguments, api + " offset must be a compile-time integer");
     offset = *v;
   }
+  int64_t view_offset = 0, unused_stride = 0;
+  ap_base(t, *self, api, &view_offset, &unused_stride);
+  offset += view_offset;
   bool on_chip = !ir::is_hbm(base.buffer);
   int64_t free = 1;
   for (size_t d = 1; d < base.shape.size(); ++d) free *= base.shape[d];

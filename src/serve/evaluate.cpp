@@ -143,7 +143,7 @@ ojson reward_json(const TaskSpec& task, const std::string& code, RewardKind kind
     std::optional<double> est, base = s.baselines ? s.baselines->latency_ns(task.id) : std::nullopt, speedup;
     if (pass) {
       toolchain::EstimateOutcome e =
-          toolchain::estimate_for_task(task, std::make_shared<SourceFile>("kernel.py", code), s.run.isolation);
+          toolchain::estimate_for_task(task, std::make_shared<SourceFile>("kernel.py", code), s.run.isolation, s.target);
       if (e.estimate) est = e.estimate->latency_ns;
     }
     if (est && base && *est > 0) {

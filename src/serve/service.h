@@ -46,6 +46,9 @@ struct ServiceConfig {
   double queue_seconds = 120;        // longest wait for a worker before 503
   size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result), LRU
   int64_t golden_bytes = int64_t{512} << 20;  // golden data kept in memory (GoldenStore), LRU
+  // NeuronCore the kernels are compiled for and the perf reward estimates on (its baselines:
+  // TASKS_ROOT/baselines.json for trn1, baselines.trn2.json for trn2).
+  cost::Target target = cost::Target::Trn1;
 };
 
 class Service {

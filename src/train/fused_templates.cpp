@@ -1,5 +1,6 @@
 #include "train/fused_templates.h"
 
+#include "train/fused_lines.h"
 #include "train/torch_expr.h"
 
 #include <algorithm>
@@ -50,19 +51,10 @@ std::string trim(const std::string& s) {
 // ---------------------------------------------------------------------------------------------
 // The reference: forward() lines, its parameter names, and the modules built in __init__.
 
-struct Module {
-  std::string type;    // LayerNorm, BatchNorm1d, PReLU, Linear
-  std::string eps = "1e-05";
-  bool bias = true;    // Linear
-};
+using lines::Module;
+using lines::Reference;
 
-struct Reference {
-  std::vector<std::string> args;   // forward(self, ...) parameters
-  std::vector<std::string> lines;  // body statements, "return y" excluded
-  std::map<std::string, Module> modules;
-};
-
-std::optional<Reference> read_reference(const std::string& dir) {
+std::optional<Reference> reference_from(const std::string& dir) {
   std::ifstream in(dir + "/reference.py");
   if (!in) return std::nullopt;
   Reference r;
@@ -276,6 +268,37 @@ const std::vector<Rule>& rules() {
         // softplus with beta: x where beta * x > threshold, else log(1 + exp(beta * x)) / beta
         {Kind::Map, "F.softplus({o}, beta={n}, threshold={n})",
          {"b% = $1 * $2", "@ = nl.where(nl.greater(b%, $3), $1, nl.log(nl.exp(nl.minimum(b%, $3)) + 1.0) * (1.0 / $2))"}},
+        // epilogue / prologue patterns of synth/seeds/_patterns.json (compositions with a scaled
+        // or shifted argument, gates of a second input, casts, bent identity)
+        {Kind::Map, "torch.exp(-{o}.abs())", {"@ = nl.exp(nl.negative(nl.abs($1)))"}},
+        {Kind::Map, "{n} * (torch.relu({o}) + torch.tanh({o}))", {"@ = $1 * (nl.relu($2) + nl.tanh($3))"}},
+        {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
+        {Kind::Map, "F.elu({o}, {n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "F.mish({n} * {o})", {"@ = nl.mish($1 * $2)"}},
+        {Kind::Map, "torch.tanh({n} * {o})", {"@ = nl.tanh($1 * $2)"}},
+        {Kind::Map, "torch.sigmoid({n} * {o})", {"@ = nl.sigmoid($1 * $2)"}},
+        {Kind::Map, "F.hardswish({n} * {o})", {"s% = $1 * $2", "@ = s% * nl.minimum(nl.maximum(s% + 3.0, 0.0), 6.0) * (1.0 / 6.0)"}},
+        {Kind::Map, "F.softsign({n} * {o})", {"s% = $1 * $2", "@ = s% / (nl.abs(s%) + 1.0)"}},
+        {Kind::Map, "F.gelu({o} + {o})", {"@ = nl.gelu($1 + $2)"}},
+        {Kind::Map, "F.silu({o} + {o})", {"@ = nl.silu($1 + $2)"}},
+        {Kind::Map, "F.selu({o}) + {n}",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)) + $2"}},
+        {Kind::Map, "{o}.to(torch.float16).to(torch.bfloat16).to(torch.float32)",
+         {"@ = nl.copy(nl.copy(nl.copy($1, dtype=nl.float16), dtype=nl.bfloat16), dtype=nl.float32)"}},
+        {Kind::Map, "{o} * torch.rsqrt({n} + {o} * {o})", {"@ = $1 * nl.rsqrt($2 + $3 * $4)"}},
+        {Kind::Map, "{o} * ({o}.abs() > {n}).to({o}.dtype)", {"@ = nl.where(nl.greater(nl.abs($2), $3), $1, $1 * 0.0)"}},
+        {Kind::Map, "{o} + torch.sin({o}).pow(2)", {"s% = nl.sin($2)", "@ = $1 + s% * s%"}},
+        {Kind::Map, "(torch.sqrt({o} * {o} + {n}) - {n}) / {n} + {o}", {"@ = (nl.sqrt($1 * $2 + $3) - $4) * (1.0 / $5) + $6"}},
+        {Kind::Map, "torch.sign({o}) * torch.sqrt({o}.abs() + {n})", {"@ = nl.sign($1) * nl.sqrt(nl.abs($2) + $3)"}},
+        {Kind::Map, "{o} * torch.tanh({o})", {"@ = $1 * nl.tanh($2)"}},
+        {Kind::Map, "{o} * torch.exp({o})", {"@ = $1 * nl.exp($2)"}},
+        {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
+        {Kind::Map, "({o} + {o}) * {n}", {"@ = ($1 + $2) * $3"}},
+        {Kind::Map, "{o} + {o} * {o}", {"@ = $1 + $2 * $3"}},
+        {Kind::Map, "{o} * {n} - {n}", {"@ = $1 * $2 - $3"}},
+        {Kind::Map, "F.silu({o}) * {o}", {"@ = nl.silu($1) * $2"}},
+        {Kind::Map, "F.gelu({o}) * {o}", {"@ = nl.gelu($1) * $2"}},
+        {Kind::Map, "torch.relu({o}) * {o}", {"@ = nl.relu($1) * $2"}},
         {Kind::Map, "{o} * {o} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} * {n} + {o}", {"@ = $1 * $2 + $3"}},
         {Kind::Map, "{o} + {n} * {o}", {"@ = $1 + $2 * $3"}},
@@ -414,6 +437,17 @@ const std::vector<Rule>& rules() {
         {Kind::Row, "torch.softmax(F.gelu({o} * {n}), dim=1)",
          {"s% = nl.gelu($1 * $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
           "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.log_softmax({o} / {n}, dim=-1)",
+         {"s% = $1 * (1.0 / $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "d% = s% - m%",
+          "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
+        {Kind::Row, "torch.softmax({o} + {o}, dim=-1)",
+         {"s% = $1 + $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} * F.normalize({o}, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($2 * $2, axis=1, keepdims=True))", "@ = $1 * ($2 / nl.maximum(n%, 1e-12))"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), {o})",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05) * $3"}},
         {Kind::Row, "torch.log_softmax({o}, dim=-1)",
          {"m% = nl.max($1, axis=1, keepdims=True)", "d% = $1 - m%", "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
         {Kind::Row, "F.softmin({o}, dim=-1)",
@@ -481,26 +515,9 @@ const std::vector<Rule>& rules() {
 // ---------------------------------------------------------------------------------------------
 // Translation of forward() into float32 tile statements.
 
-// How a kernel argument enters the row computation.
-enum class Access { Full, Column, Row, Scalar };
-
-struct Operand {
-  std::string arg;   // kernel parameter name
-  std::string var;   // NKI variable holding its float32 tile
-  Access access;
-  DType dtype;
-  std::vector<int64_t> shape;
-};
-
-struct Translation {
-  std::vector<std::string> body;     // statements inside the tile loop, ending in `v = ...`
-  std::set<std::string> used;        // python names of the operands read
-  bool reduced = false;              // v is one value per row
-  std::vector<std::string> summary;  // short names of the lines, for the plan
-  bool extended = false;             // a line needed a RowExtension rule
-  bool row_index = false;            // a line reads #I / #J (matrix row, column)
-  bool halved = false;               // a chunk line split the row: v is half as wide
-};
+using lines::Access;
+using lines::Operand;
+using lines::Translation;
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
@@ -527,11 +544,11 @@ class Translator {
              const RowExtension* ext = nullptr)
       : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)), ext_(ext) {}
 
-  std::optional<Translation> run(size_t first_line = 0) {
+  std::optional<Translation> run(size_t first_line = 0, size_t end_line = SIZE_MAX, bool need_y = true) {
     Translation t;
-    for (size_t i = first_line; i < ref_.lines.size(); ++i)
+    for (size_t i = first_line; i < std::min(end_line, ref_.lines.size()); ++i)
       if (!line(ref_.lines[i], i, t)) return std::nullopt;
-    if (!defined_y_) return std::nullopt;
+    if (need_y && !defined_y_) return std::nullopt;
     return t;
   }
 
@@ -547,7 +564,7 @@ class Translator {
     if (l != local_.end()) return l->second;
     std::string name = text.rfind("self.", 0) == 0 ? text.substr(5) : text;
     auto o = ops_.find(name);
-    if (o == ops_.end() || t.halved) return std::nullopt;  // full-width tiles after a chunk: no
+    if (o == ops_.end()) return std::nullopt;
     (void)reduced_ok;
     if (t.reduced) return std::nullopt;  // a [rows, C] operand against one value per row
     t.used.insert(name);
@@ -606,24 +623,6 @@ class Translator {
   }
 
   bool line(const std::string& l, size_t idx, Translation& t) {
-    // a, b = X.chunk(2, dim=-1): the halves of the last axis are column slices of X's tile, the
-    // row is half as wide from here on, and every full-width name goes out of reach.
-    static const std::regex chunk(R"(^([a-z]\w*), ([a-z]\w*) = (\w+)\.chunk\(2, dim=-1\)$)");
-    std::smatch cm;
-    if (std::regex_match(l, cm, chunk)) {
-      if (defined_y_ || t.reduced || t.halved || C_ % 2 != 0 || !linear_var_.empty()) return false;
-      if (ops_.count(cm[1].str()) || ops_.count(cm[2].str()) || cm[1].str() == "y" || cm[2].str() == "y") return false;
-      auto x = operand(cm[3].str(), t, false);
-      if (!x || is_number(*x)) return false;
-      std::string h = std::to_string(C_ / 2), c = std::to_string(C_);
-      local_.clear();
-      local_[cm[1].str()] = *x + "[:, 0:" + h + "]";
-      local_[cm[2].str()] = *x + "[:, " + h + ":" + c + "]";
-      C_ /= 2;
-      t.halved = true;
-      t.summary.push_back("the two halves of the row");
-      return true;
-    }
     size_t eq = l.find(" = ");
     if (eq == std::string::npos) return false;
     std::string lhs = l.substr(0, eq), expr = l.substr(eq + 3);
@@ -722,6 +721,364 @@ class Translator {
   bool defined_y_ = false;
 };
 
+// Split translation: each forward() line is cut into one statement per operation
+// (torch_expr.h) when the rules do not know the whole line, and nn.Linear calls become TensorE
+// projections (the linear-chain template below). Row kernels fall back to it too.
+struct ChainLinear {
+  std::string module;
+  int w_arg = -1, b_arg = -1;  // kernel argument indices
+  int64_t in = 0, out = 0, kt = 0;
+};
+
+// A kernel input used as the right operand of `@` / torch.matmul: [*batch, R, C] in HBM, read
+// per row tile (its batch the tile's batch when it has one).
+struct MatrixArg {
+  std::string arg;  // kernel parameter
+  std::vector<int64_t> shape;
+  int64_t batch = 1, rows = 0, cols = 0;
+};
+
+class ChainBuilder {
+ public:
+  ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
+               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT,
+               const std::map<std::string, MatrixArg>& matrices = {}, std::map<std::string, double> constants = {})
+      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), matrices_(matrices),
+        constants_(std::move(constants)), tr_(ref, ops, 1) {}
+  // Batch count of the matrices read (1: none is batched).
+  int64_t matrix_batch() const { return matrix_batch_; }
+  const std::set<std::string>& used_matrices() const { return used_matrices_; }
+
+  // Translates every reference line; false when any piece is outside the rules.
+  bool run() {
+    for (size_t i = 0; i < ref_.lines.size(); ++i) {
+      const std::string& l = ref_.lines[i];
+      size_t eq = l.find(" = ");
+      if (eq == std::string::npos) return false;
+      std::string lhs = l.substr(0, eq);
+      // torch.linalg.multi_dot([a, b, c]) is the product a @ b @ c (the order of the products
+      // changes rounding only).
+      static const std::regex multi_dot(R"(torch\.linalg\.multi_dot\(\[(\w+(?:, \w+)+)\]\))");
+      std::string rhs = l.substr(eq + 3);
+      std::smatch md;
+      if (std::regex_search(rhs, md, multi_dot))
+        rhs = md.prefix().str() + "(" + std::regex_replace(md[1].str(), std::regex(", "), " @ ") + ")" + md.suffix().str();
+      std::optional<expr::Tree> tree = expr::parse(rhs);
+      if (!tree) return false;
+      tree_ = &*tree;
+      subst_.clear();
+      std::optional<std::string> v = reduce(tree->root, lhs);
+      if (!v) return false;
+      assigned_.insert(lhs);
+    }
+    return !t_.reduced || true;
+  }
+
+  Translation& translation() { return t_; }
+  const std::set<std::string>& used_linears() const { return used_; }
+  int64_t width_of(const std::string& name) const {
+    auto it = width_.find(name);
+    return it == width_.end() ? -1 : it->second;
+  }
+
+ private:
+  std::string text(int n) const { return expr::text_with(*tree_, n, subst_); }
+
+  // The row length of the tiles a statement reads: every tile operand must agree.
+  std::optional<int64_t> statement_width(const std::string& e) const {
+    static const std::regex ident(R"((?:self\.)?[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)");
+    int64_t w = -1;
+    for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
+      std::string name = it->str();
+      if (name.rfind("self.", 0) == 0) name = name.substr(5);
+      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
+      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
+        name = name.substr(0, name.rfind('.'));
+      int64_t x = -1;
+      if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
+      else if (auto o = ops_.find(name); o != ops_.end()) {
+        if (o->second.access == Access::Row) x = o->second.shape[0];
+        else continue;  // columns and scalars broadcast over any row length
+      } else {
+        // A module call `self.ln(h)`: its parameters have the row length.
+        auto m = ref_.modules.find(name);
+        if (m == ref_.modules.end()) continue;
+        auto p = ops_.find(name + ".weight");
+        if (p == ops_.end() || p->second.access != Access::Row) continue;
+        x = p->second.shape[0];
+      }
+      if (w >= 0 && x != w) return std::nullopt;
+      w = x;
+    }
+    if (w < 0) return std::nullopt;
+    return w;
+  }
+
+  // Emits `target = e` through the line rules; true when a rule took it.
+  bool emit(const std::string& target, const std::string& e) {
+    std::optional<int64_t> w = statement_width(e);
+    if (!w) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
+      return false;
+    }
+    tr_.set_row_length(*w);
+    Translation before = t_;
+    if (!tr_.step(target + " = " + e, idx_++, t_)) {
+      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
+      t_ = before;
+      return false;
+    }
+    width_[target] = t_.reduced && target == "y" ? 1 : *w;
+    return true;
+  }
+
+  std::string fresh() { return "s" + std::to_string(tmp_++); }
+
+  // A compile-time number: literals, input.shape[i], math.sqrt / arithmetic of those.
+  std::optional<double> fold(int n) const {
+    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
+    std::string tx = tree_->text.substr(node.begin, node.end - node.begin);
+    switch (node.kind) {
+      case expr::NodeKind::Number:
+        try {
+          return std::stod(tx);
+        } catch (const std::exception&) {
+          return std::nullopt;
+        }
+      case expr::NodeKind::Paren: return fold(node.operands[0]);
+      case expr::NodeKind::Unary: {
+        auto v = fold(node.operands[0]);
+        if (v && tx[0] == '-') return -*v;
+        return std::nullopt;
+      }
+      case expr::NodeKind::Subscript: {
+        auto c = constants_.find(tx);
+        if (c != constants_.end()) return c->second;
+        return std::nullopt;
+      }
+      case expr::NodeKind::Call: {
+        if (expr::dotted_name(*tree_, node.callee) != "math.sqrt" || node.operands.size() != 1 || node.keyword_args)
+          return std::nullopt;
+        auto v = fold(node.operands[0]);
+        if (!v || *v < 0) return std::nullopt;
+        return std::sqrt(*v);
+      }
+      case expr::NodeKind::Binary: {
+        auto a = fold(node.operands[0]), b = fold(node.operands[1]);
+        if (!a || !b) return std::nullopt;
+        const expr::Node& l = tree_->nodes[static_cast<size_t>(node.operands[0])];
+        const expr::Node& r = tree_->nodes[static_cast<size_t>(node.operands[1])];
+        std::string op = trim(tree_->text.substr(l.end, r.begin - l.end));
+        if (op == "+") return *a + *b;
+        if (op == "-") return *a - *b;
+        if (op == "*") return *a * *b;
+        if (op == "/" && *b != 0) return *a / *b;
+        if (op == "**") return std::pow(*a, *b);
+        return std::nullopt;
+      }
+      default: return std::nullopt;
+    }
+  }
+
+  // The right operand of a product when it names a matrix input: `w`, `w.T`, `w.t()`, `w.mT`,
+  // `w.transpose(-2, -1)` (second: transposed).
+  std::optional<std::pair<const MatrixArg*, bool>> matrix_operand(int n) const {
+    std::string tx = text(n);
+    static const std::regex form(R"(^(\w+)(\.T|\.mT|\.t\(\)|\.transpose\((-2, -1|-1, -2|0, 1|1, 0)\))?$)");
+    std::smatch m;
+    if (!std::regex_match(tx, m, form)) return std::nullopt;
+    // A name the lines assigned (a local, or an input rewritten by a prologue line) is a value in
+    // SBUF now, not the input in HBM.
+    if (assigned_.count(m[1].str()) || (width_.count(m[1].str()) && !ops_.count(m[1].str()))) return std::nullopt;
+    auto it = matrices_.find(m[1].str());
+    if (it == matrices_.end()) return std::nullopt;
+    std::string how = m[3].str();
+    if ((how == "0, 1" || how == "1, 0") && it->second.shape.size() != 2) return std::nullopt;
+    if (m[2].matched && (m[2].str() == ".T" || m[2].str() == ".t()") && it->second.shape.size() != 2) return std::nullopt;
+    return std::make_pair(&it->second, m[2].matched);
+  }
+
+  // The NKI variable of a value or a row input, "" when it is neither.
+  std::string var_of(const std::string& name) const {
+    std::string var = tr_.bound(name);
+    if (!var.empty()) return var;
+    auto o = ops_.find(name);
+    if (o == ops_.end() || o->second.access != Access::Full) return "";
+    return o->second.var;
+  }
+
+  // in [MT, kin] @ rhs chunks [kt, N] on TensorE; the result bound to `name`.
+  void emit_projection(const std::string& name, const std::string& var, int64_t kin, int64_t kt, int64_t nout,
+                       const std::vector<std::string>& rhs, const std::string& bias, const std::string& what) {
+    std::string k = std::to_string(lin_++);
+    t_.body.push_back("acc" + k + " = nl.zeros((" + std::to_string(MT_) + ", " + std::to_string(nout) +
+                      "), dtype=nl.float32, buffer=nl.psum)");
+    for (int64_t c = 0; c < kin / kt; ++c) {
+      std::string cs = std::to_string(c);
+      std::string piece = kin == kt ? var : var + "[:, " + std::to_string(c * kt) + ":" + std::to_string((c + 1) * kt) + "]";
+      t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
+      t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", " + rhs[static_cast<size_t>(c)] + ", transpose_x=True)");
+    }
+    std::string out_var = name == "y" ? "v" : "lin" + k;
+    std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
+    if (!bias.empty()) val = "nl.add(" + val + ", " + bias + ")";
+    t_.body.push_back(out_var + " = " + val);
+    tr_.bind(name, out_var);
+    width_[name] = nout;
+    t_.summary.push_back(what + " on TensorE");
+    if (name == "y") tr_.mark_y_defined();
+  }
+
+  // lhs @ matrix: the matrix read for this row tile in chunks of kt contraction rows.
+  std::optional<std::string> matmul(int n, int lhs, int rhs_node, const std::string& target) {
+    auto mo = matrix_operand(rhs_node);
+    if (!mo) return std::nullopt;
+    const MatrixArg& A = *mo->first;
+    const bool tr = mo->second;
+    const int64_t kin = tr ? A.cols : A.rows, nout = tr ? A.rows : A.cols;
+    const int64_t kt = divisor_at_most(kin, 128);
+    const int64_t ns = nout <= 128 ? nout : divisor_at_most(nout, 128);
+    if (kt < 8 || nout > 512 || ns < 8) return std::nullopt;
+    if (A.batch > 1) {
+      if (matrix_batch_ > 1 && matrix_batch_ != A.batch) return std::nullopt;
+      matrix_batch_ = A.batch;
+    }
+    auto in = reduce(lhs);
+    if (!in || width_of(*in) != kin) return std::nullopt;
+    std::string var = var_of(*in);
+    if (var.empty()) return std::nullopt;
+    std::string k = std::to_string(lin_);
+    // Rows of the matrix's [batch * R, C] view where this tile's batch starts.
+    std::string base = A.batch > 1 ? "{BATCH} * " + std::to_string(A.rows) + " + " : "";
+    std::vector<std::string> rhs;
+    for (int64_t c = 0; c < kin / kt; ++c) {
+      std::string m = "mx" + k + "_" + std::to_string(c);
+      std::string c0 = std::to_string(c * kt), c1 = std::to_string((c + 1) * kt);
+      if (!tr) {
+        t_.body.push_back(m + "_h = nl.load(" + A.arg + "_2d[" + base + c0 + ":" + base + c1 + ", 0:" + std::to_string(nout) + "])");
+        t_.body.push_back(m + " = nl.copy(" + m + "_h, dtype=nl.float32)");
+      } else {
+        t_.body.push_back(m + " = nl.ndarray((" + std::to_string(kt) + ", " + std::to_string(nout) + "), dtype=nl.float32, buffer=nl.sbuf)");
+        for (int64_t j = 0; j < nout / ns; ++j) {
+          std::string j0 = std::to_string(j * ns), j1 = std::to_string((j + 1) * ns);
+          t_.body.push_back(m + "_h" + std::to_string(j) + " = nl.load_transpose2d(" + A.arg + "_2d[" + base + j0 + ":" + base + j1 + ", " +
+                            c0 + ":" + c1 + "])");
+          t_.body.push_back(m + "[:, " + j0 + ":" + j1 + "] = nl.copy(" + m + "_h" + std::to_string(j) + ", dtype=nl.float32)");
+        }
+      }
+      rhs.push_back(m);
+    }
+    used_matrices_.insert(A.arg);
+    std::string name = target.empty() ? fresh() : target;
+    emit_projection(name, var, kin, kt, nout, rhs, "", A.arg + (tr ? ".T" : "") + " product");
+    subst_[n] = name;
+    return name;
+  }
+
+  // Reduces node n to a name holding its value (assigned to `target` when given).
+  std::optional<std::string> reduce(int n, const std::string& target = {}) {
+    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
+    if (node.kind == expr::NodeKind::Paren) {
+      auto v = reduce(node.operands[0], target);
+      if (v) subst_[n] = *v;
+      return v;
+    }
+    if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
+      return tree_->text.substr(node.begin, node.end - node.begin);
+    }
+    // A compile-time number (x.shape[-1], math.sqrt(64)) is written as the number.
+    if (node.kind != expr::NodeKind::Number && target.empty())
+      if (std::optional<double> c = fold(n)) {
+        subst_[n] = fmt_double(*c);
+        return subst_[n];
+      }
+    // Products with a matrix input: a @ b, torch.matmul(a, b).
+    if (node.kind == expr::NodeKind::Binary) {
+      const expr::Node& l = tree_->nodes[static_cast<size_t>(node.operands[0])];
+      const expr::Node& r = tree_->nodes[static_cast<size_t>(node.operands[1])];
+      if (trim(tree_->text.substr(l.end, r.begin - l.end)) == "@") return matmul(n, node.operands[0], node.operands[1], target);
+    }
+    if (node.kind == expr::NodeKind::Call && expr::dotted_name(*tree_, node.callee) == "torch.matmul") {
+      if (node.operands.size() != 2 || node.keyword_args) return std::nullopt;
+      return matmul(n, node.operands[0], node.operands[1], target);
+    }
+    // A projection: its input reduced to a name, then the matmul.
+    if (node.kind == expr::NodeKind::Call) {
+      std::string callee = expr::dotted_name(*tree_, node.callee);
+      if (callee.rfind("self.", 0) == 0 && linears_.count(callee.substr(5))) {
+        if (node.operands.size() != 1 || node.keyword_args) return std::nullopt;
+        auto in = reduce(node.operands[0]);
+        if (!in) return std::nullopt;
+        const ChainLinear& L = linears_.at(callee.substr(5));
+        if (width_of(*in) != L.in) return std::nullopt;
+        std::string var = tr_.bound(*in);
+        if (var.empty()) {
+          auto o = ops_.find(*in);
+          if (o == ops_.end() || o->second.access != Access::Full) return std::nullopt;
+          var = o->second.var;
+        }
+        std::string name = target.empty() ? fresh() : target;
+        std::vector<std::string> rhs;
+        for (int64_t c = 0; c < L.in / L.kt; ++c) rhs.push_back("wt_" + L.module + "_" + std::to_string(c));
+        emit_projection(name, var, L.in, L.kt, L.out, rhs, L.b_arg >= 0 ? "bias_" + L.module : "", "self." + L.module + "(...)");
+        used_.insert(L.module);
+        subst_[n] = name;
+        return name;
+      }
+    }
+    // The whole node as one statement, when a rule knows it with its operands as they are.
+    std::string whole = text(n);
+    std::string name = target.empty() ? fresh() : target;
+    if (emit(name, whole)) {
+      subst_[n] = name;
+      return name;
+    }
+    // Otherwise its operands first, then the node over their names.
+    if (node.operands.empty() && (node.kind != expr::NodeKind::Call || node.callee < 0)) return std::nullopt;
+    std::vector<int> parts = node.operands;
+    if (node.kind == expr::NodeKind::Call) {
+      const expr::Node& c = tree_->nodes[static_cast<size_t>(node.callee)];
+      // x.pow(2): the object of a method call is an operand; torch.exp / F.gelu are not.
+      if (c.kind == expr::NodeKind::Attribute) {
+        std::string root = expr::dotted_name(*tree_, c.callee);
+        bool library = root == "torch" || root.rfind("torch.", 0) == 0 || root == "F" || root == "math" || root == "nn";
+        if (!library && root.rfind("self", 0) != 0) parts.insert(parts.begin(), c.callee);
+      }
+    }
+    bool changed = false;
+    for (int p : parts) {
+      const expr::Node& pn = tree_->nodes[static_cast<size_t>(p)];
+      if (pn.kind == expr::NodeKind::Name || pn.kind == expr::NodeKind::Number || pn.kind == expr::NodeKind::String) continue;
+      auto v = reduce(p);
+      if (!v) return std::nullopt;
+      changed = true;
+    }
+    if (!changed) return std::nullopt;
+    if (!emit(name, text(n))) return std::nullopt;
+    subst_[n] = name;
+    return name;
+  }
+
+  const Reference& ref_;
+  const std::map<std::string, Operand>& ops_;
+  const std::map<std::string, ChainLinear>& linears_;
+  std::map<std::string, int64_t> width_;
+  int64_t MT_;
+  const std::map<std::string, MatrixArg>& matrices_;
+  std::map<std::string, double> constants_;  // input.shape[i] and the like
+  Translator tr_;
+  Translation t_;
+  const expr::Tree* tree_ = nullptr;
+  std::map<int, std::string> subst_;
+  std::set<std::string> used_;
+  std::set<std::string> used_matrices_;
+  std::set<std::string> assigned_;  // names the lines so far assigned
+  int64_t matrix_batch_ = 1;
+  size_t idx_ = 0;
+  int tmp_ = 0, lin_ = 0;
+};
+
+
 std::string var_name(const std::string& arg) { return "t_" + arg; }
 
 // Operands of a row kernel over [R, C] rows: full tiles, [R, 1] columns, [C] rows and [1]
@@ -763,12 +1120,29 @@ std::string plan_text(const std::string& layout, const Translation& tr) {
 
 }  // namespace
 
+// The shared entry points of fused_lines.h (the generators of fused_axis_templates.cpp).
+std::optional<lines::Reference> lines::read_reference(const std::string& dir) { return reference_from(dir); }
+
+std::optional<lines::Translation> lines::translate_lines(const Reference& ref, const std::map<std::string, Operand>& ops,
+                                                         int64_t C, size_t first, size_t end, bool y_defined) {
+  Translator tr(ref, ops, C);
+  if (y_defined) tr.mark_y_defined();
+  return tr.run(first, end, y_defined);
+}
+
+void lines::emit_broadcast_loads(std::ostringstream& s, const std::map<std::string, Operand>& ops,
+                                 const std::set<std::string>& used, int64_t rows, int64_t C, const std::string& ind) {
+  train::emit_broadcasts(s, ops, used, rows, C, ind);
+}
+
+std::string lines::plan_sentence(const std::string& layout, const Translation& tr) { return train::plan_text(layout, tr); }
+
 std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
 
 std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<std::string>& args, size_t first_line,
                                           int64_t rows, int64_t width, const std::vector<int64_t>& full,
                                           const std::vector<std::string>& skip) {
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref) return std::nullopt;
   std::vector<TensorSpec> all = t.kernel_args();
   if (all.size() != args.size()) return std::nullopt;
@@ -786,7 +1160,7 @@ std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<s
   Translator tr(*ref, ops, width);
   tr.mark_y_defined();
   std::optional<Translation> tl = tr.run(first_line);
-  if (!tl || tl->reduced || tl->halved || tl->row_index) return std::nullopt;
+  if (!tl || tl->reduced || tl->row_index) return std::nullopt;
   RowTail r;
   std::ostringstream s;
   emit_broadcasts(s, ops, tl->used, rows, width, "");
@@ -802,7 +1176,7 @@ std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<s
 }
 
 std::optional<ForwardLines> read_forward(const std::string& task_dir) {
-  std::optional<Reference> r = read_reference(task_dir);
+  std::optional<Reference> r = reference_from(task_dir);
   if (!r) return std::nullopt;
   return ForwardLines{r->args, r->lines, !r->modules.empty()};
 }
@@ -810,7 +1184,7 @@ std::optional<ForwardLines> read_forward(const std::string& task_dir) {
 void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,
                              const RowExtension* ext) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.size() != t.inputs.size()) return;
   for (const auto& [n, m] : ref->modules)
     if (m.type == "Linear") return;
@@ -822,15 +1196,20 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   if (!ops) return;
   Translator tr(*ref, *ops, C, {}, ext);
   std::optional<Translation> tl = tr.run();
+  if (!tl && !ext) {
+    // Lines that combine several operations: translated one operation at a time.
+    static const std::map<std::string, ChainLinear> no_linears;
+    std::map<std::string, int64_t> widths;
+    for (const auto& [name, op] : *ops)
+      if (op.access == Access::Full) widths[name] = C;
+    ChainBuilder split(*ref, *ops, no_linears, widths, R < 128 ? R : 128);
+    if (split.run() && split.width_of("y") >= 0) tl = split.translation();
+  }
   if (!tl || (ext && !tl->extended)) return;
   const TensorSpec& o = t.outputs[0];
-  int64_t W = tl->halved ? C / 2 : C;  // the width of the result rows
-  std::vector<int64_t> ws = xs;
-  ws.back() = W;
-  int64_t oc = tl->reduced ? 1 : W;
+  int64_t oc = tl->reduced ? 1 : C;
   if (product(o.shape) != R * oc) return;
-  if (!tl->reduced && o.shape != ws) return;
-  if (tl->halved && tl->row_index) return;
+  if (!tl->reduced && o.shape != xs) return;
 
   // With #I / #J (a triangular mask) the rows are walked matrix by matrix: S rows each, in
   // tiles of up to 128, so the row index within the matrix (qi) is affine in the loop indices.
@@ -872,12 +1251,11 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
     s << "    jo = nl.arange(1)[None, :]\n";
     full_idx = "[rows, jf]";
     col_idx = "[rows, jo]";
-    if (W != C) s << "    jw = nl.arange(" << W << ")[None, :]\n";
     if (ragged) mask = ", mask=(" + std::string(by_matrix ? "qi < " : "rows < ") + std::to_string(span) + ")";
   } else {
     full_idx = col_idx = "[i * P:(i + 1) * P, :]";
   }
-  out_idx = tl->reduced ? col_idx : W != C && (ragged || by_matrix) ? "[rows, jw]" : full_idx;
+  out_idx = tl->reduced ? col_idx : full_idx;
   std::string ind = "        ";
   if (by_matrix) {
     s << "    for b in nl.affine_range(" << R / S << "):\n";
@@ -982,7 +1360,7 @@ void add_pooled_linear(const TaskSpec& t, const std::vector<std::string>& args, 
 void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
   std::string lin_name;
   for (const auto& [n, m] : ref->modules)
@@ -1144,211 +1522,25 @@ void add_fused_linear_templates(const TaskSpec& t, const std::vector<std::string
 }
 
 // ---------------------------------------------------------------------------------------------
-// Linear chains: forward() lines holding several nn.Linear calls (MLPs, gated FFNs, highway
+// Linear chains (the builder is above, with the row translation it extends): forward() lines holding several nn.Linear calls (MLPs, gated FFNs, highway
 // layers, RMSNorm -> projection -> epilogue). Every line is split into one statement per
 // operation (torch_expr.h); element-wise and row statements go through the line rules above
 // with the row length of their operands, and each projection runs on TensorE per 128-row tile:
 // the tile's chunks of 128 features are transposed on TensorE (nc_transpose, SBUF -> PSUM) and
 // accumulated against W.T, which is loaded transposed once before the row loop.
 
-namespace {
-
-struct ChainLinear {
-  std::string module;
-  int w_arg = -1, b_arg = -1;  // kernel argument indices
-  int64_t in = 0, out = 0, kt = 0;
-};
-
-class ChainBuilder {
- public:
-  ChainBuilder(const Reference& ref, const std::map<std::string, Operand>& ops,
-               const std::map<std::string, ChainLinear>& linears, const std::map<std::string, int64_t>& widths, int64_t MT)
-      : ref_(ref), ops_(ops), linears_(linears), width_(widths), MT_(MT), tr_(ref, ops, 1) {}
-
-  // Translates every reference line; false when any piece is outside the rules.
-  bool run() {
-    for (size_t i = 0; i < ref_.lines.size(); ++i) {
-      const std::string& l = ref_.lines[i];
-      size_t eq = l.find(" = ");
-      if (eq == std::string::npos) return false;
-      std::string lhs = l.substr(0, eq);
-      std::optional<expr::Tree> tree = expr::parse(l.substr(eq + 3));
-      if (!tree) return false;
-      tree_ = &*tree;
-      subst_.clear();
-      std::optional<std::string> v = reduce(tree->root, lhs);
-      if (!v) return false;
-    }
-    return !t_.reduced || true;
-  }
-
-  Translation& translation() { return t_; }
-  const std::set<std::string>& used_linears() const { return used_; }
-  int64_t width_of(const std::string& name) const {
-    auto it = width_.find(name);
-    return it == width_.end() ? -1 : it->second;
-  }
-
- private:
-  std::string text(int n) const { return expr::text_with(*tree_, n, subst_); }
-
-  // The row length of the tiles a statement reads: every tile operand must agree.
-  std::optional<int64_t> statement_width(const std::string& e) const {
-    static const std::regex ident(R"((?:self\.)?[A-Za-z_][A-Za-z_0-9]*(?:\.[A-Za-z_][A-Za-z_0-9]*)*)");
-    int64_t w = -1;
-    for (auto it = std::sregex_iterator(e.begin(), e.end(), ident); it != std::sregex_iterator(); ++it) {
-      std::string name = it->str();
-      if (name.rfind("self.", 0) == 0) name = name.substr(5);
-      // `y.to` / `h.shape`: a method or attribute of a known name is that name.
-      while (!width_.count(name) && !ops_.count(name) && !ref_.modules.count(name) && name.find('.') != std::string::npos)
-        name = name.substr(0, name.rfind('.'));
-      int64_t x = -1;
-      if (auto wi = width_.find(name); wi != width_.end()) x = wi->second;
-      else if (auto o = ops_.find(name); o != ops_.end()) {
-        if (o->second.access == Access::Row) x = o->second.shape[0];
-        else continue;  // columns and scalars broadcast over any row length
-      } else {
-        // A module call `self.ln(h)`: its parameters have the row length.
-        auto m = ref_.modules.find(name);
-        if (m == ref_.modules.end()) continue;
-        auto p = ops_.find(name + ".weight");
-        if (p == ops_.end() || p->second.access != Access::Row) continue;
-        x = p->second.shape[0];
-      }
-      if (w >= 0 && x != w) return std::nullopt;
-      w = x;
-    }
-    if (w < 0) return std::nullopt;
-    return w;
-  }
-
-  // Emits `target = e` through the line rules; true when a rule took it.
-  bool emit(const std::string& target, const std::string& e) {
-    std::optional<int64_t> w = statement_width(e);
-    if (!w) {
-      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no width for '%s'\n", e.c_str());
-      return false;
-    }
-    tr_.set_row_length(*w);
-    Translation before = t_;
-    if (!tr_.step(target + " = " + e, idx_++, t_)) {
-      if (std::getenv("NKI_TPL_DEBUG")) std::fprintf(stderr, "chain: no rule for '%s' (width %lld)\n", e.c_str(), (long long)*w);
-      t_ = before;
-      return false;
-    }
-    width_[target] = t_.reduced && target == "y" ? 1 : *w;
-    return true;
-  }
-
-  std::string fresh() { return "s" + std::to_string(tmp_++); }
-
-  // Reduces node n to a name holding its value (assigned to `target` when given).
-  std::optional<std::string> reduce(int n, const std::string& target = {}) {
-    const expr::Node& node = tree_->nodes[static_cast<size_t>(n)];
-    if (node.kind == expr::NodeKind::Paren) {
-      auto v = reduce(node.operands[0], target);
-      if (v) subst_[n] = *v;
-      return v;
-    }
-    if ((node.kind == expr::NodeKind::Name || node.kind == expr::NodeKind::Number) && target.empty()) {
-      return tree_->text.substr(node.begin, node.end - node.begin);
-    }
-    // A projection: its input reduced to a name, then the matmul.
-    if (node.kind == expr::NodeKind::Call) {
-      std::string callee = expr::dotted_name(*tree_, node.callee);
-      if (callee.rfind("self.", 0) == 0 && linears_.count(callee.substr(5))) {
-        if (node.operands.size() != 1 || node.keyword_args) return std::nullopt;
-        auto in = reduce(node.operands[0]);
-        if (!in) return std::nullopt;
-        const ChainLinear& L = linears_.at(callee.substr(5));
-        if (width_of(*in) != L.in) return std::nullopt;
-        std::string var = tr_.bound(*in);
-        if (var.empty()) {
-          auto o = ops_.find(*in);
-          if (o == ops_.end() || o->second.access != Access::Full) return std::nullopt;
-          var = o->second.var;
-        }
-        std::string name = target.empty() ? fresh() : target;
-        std::string k = std::to_string(lin_++);
-        std::string mt = std::to_string(MT_), nn = std::to_string(L.out), kt = std::to_string(L.kt);
-        t_.body.push_back("acc" + k + " = nl.zeros((" + mt + ", " + nn + "), dtype=nl.float32, buffer=nl.psum)");
-        for (int64_t c = 0; c < L.in / L.kt; ++c) {
-          std::string cs = std::to_string(c);
-          std::string piece = L.in == L.kt ? var : var + "[:, " + std::to_string(c * L.kt) + ":" + std::to_string((c + 1) * L.kt) + "]";
-          t_.body.push_back("xt" + k + "_" + cs + " = nl.copy(nisa.nc_transpose(" + piece + "), dtype=nl.float32)");
-          t_.body.push_back("acc" + k + " += nl.matmul(xt" + k + "_" + cs + ", wt_" + L.module + "_" + cs + ", transpose_x=True)");
-        }
-        std::string out_var = name == "y" ? "v" : "lin" + k;
-        std::string val = "nl.copy(acc" + k + ", dtype=nl.float32)";
-        if (L.b_arg >= 0) val = "nl.add(" + val + ", bias_" + L.module + ")";
-        t_.body.push_back(out_var + " = " + val);
-        tr_.bind(name, out_var);
-        width_[name] = L.out;
-        used_.insert(L.module);
-        t_.summary.push_back("self." + L.module + "(...) on TensorE");
-        if (name == "y") tr_.mark_y_defined();
-        subst_[n] = name;
-        return name;
-      }
-    }
-    // The whole node as one statement, when a rule knows it with its operands as they are.
-    std::string whole = text(n);
-    std::string name = target.empty() ? fresh() : target;
-    if (emit(name, whole)) {
-      subst_[n] = name;
-      return name;
-    }
-    // Otherwise its operands first, then the node over their names.
-    if (node.operands.empty() && (node.kind != expr::NodeKind::Call || node.callee < 0)) return std::nullopt;
-    std::vector<int> parts = node.operands;
-    if (node.kind == expr::NodeKind::Call) {
-      const expr::Node& c = tree_->nodes[static_cast<size_t>(node.callee)];
-      // x.pow(2): the object of a method call is an operand; torch.exp / F.gelu are not.
-      if (c.kind == expr::NodeKind::Attribute) {
-        std::string root = expr::dotted_name(*tree_, c.callee);
-        bool library = root == "torch" || root.rfind("torch.", 0) == 0 || root == "F" || root == "math" || root == "nn";
-        if (!library && root.rfind("self", 0) != 0) parts.insert(parts.begin(), c.callee);
-      }
-    }
-    bool changed = false;
-    for (int p : parts) {
-      const expr::Node& pn = tree_->nodes[static_cast<size_t>(p)];
-      if (pn.kind == expr::NodeKind::Name || pn.kind == expr::NodeKind::Number || pn.kind == expr::NodeKind::String) continue;
-      auto v = reduce(p);
-      if (!v) return std::nullopt;
-      changed = true;
-    }
-    if (!changed) return std::nullopt;
-    if (!emit(name, text(n))) return std::nullopt;
-    subst_[n] = name;
-    return name;
-  }
-
-  const Reference& ref_;
-  const std::map<std::string, Operand>& ops_;
-  const std::map<std::string, ChainLinear>& linears_;
-  std::map<std::string, int64_t> width_;
-  int64_t MT_;
-  Translator tr_;
-  Translation t_;
-  const expr::Tree* tree_ = nullptr;
-  std::map<int, std::string> subst_;
-  std::set<std::string> used_;
-  size_t idx_ = 0;
-  int tmp_ = 0, lin_ = 0;
-};
-
-}  // namespace
-
 void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string>& args,
                                 std::vector<TemplateKernel>& out) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
-  std::optional<Reference> ref = read_reference(t.dir);
+  std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.empty() || ref->args.size() != t.inputs.size()) return;
   const TensorSpec& x = t.inputs[0];
   if (x.shape.size() < 2 || !is_float(x.dtype)) return;
   const int64_t K = x.shape.back(), M = product(x.shape) / K;
-  const int64_t MT = divisor_at_most(M, 128);
+  // Row tiles stay inside one batch of x ([*batch, S, K]), so that a batched matrix operand is
+  // one slice per tile.
+  const int64_t S = x.shape.size() >= 3 ? x.shape[x.shape.size() - 2] : M;
+  const int64_t MT = divisor_at_most(S, 128);
   if (MT < 8) return;
   std::vector<TensorSpec> all = t.kernel_args();
   std::map<std::string, ChainLinear> linears;
@@ -1370,8 +1562,8 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
     weight_args.insert(L.w_arg);
     if (L.b_arg >= 0) weight_args.insert(L.b_arg);
   }
-  if (linears.empty()) return;
-  // The other arguments: [M, W] tiles, [W] rows, [M, 1] columns and scalars.
+  // The other arguments: [M, W] tiles, [W] rows, [M, 1] columns and scalars; any input of rank
+  // >= 2 may also be the right operand of a product.
   std::map<std::string, Operand> ops;
   std::map<std::string, int64_t> widths;
   for (size_t i = 0; i < all.size(); ++i) {
@@ -1390,12 +1582,26 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
     } else if (s.shape.size() == 1) {
       op.access = Access::Row;
     } else {
-      return;
+      continue;  // a matrix operand only
     }
     ops[s.name] = op;
   }
-  ChainBuilder b(*ref, ops, linears, widths, MT);
+  std::map<std::string, MatrixArg> matrices;
+  std::map<std::string, double> constants;
+  for (size_t i = 0; i < t.inputs.size(); ++i) {
+    const TensorSpec& s = t.inputs[i];
+    const int r = static_cast<int>(s.shape.size());
+    for (int d = -r; d < r; ++d)
+      constants[s.name + ".shape[" + std::to_string(d) + "]"] = static_cast<double>(s.shape[static_cast<size_t>(d < 0 ? d + r : d)]);
+    if (r < 2 || !is_float(s.dtype)) continue;
+    MatrixArg m{args[i], s.shape, product(s.shape) / (s.shape[r - 2] * s.shape[r - 1]), s.shape[r - 2], s.shape[r - 1]};
+    matrices[s.name] = m;
+  }
+  ChainBuilder b(*ref, ops, linears, widths, MT, matrices, constants);
   if (!b.run()) return;
+  if (linears.empty() && b.used_matrices().empty()) return;  // a row kernel: fused_row's
+  const int64_t batches = b.matrix_batch();
+  if (batches > 1 && (x.shape.size() < 3 || product(x.shape) / (S * K) != batches)) return;
   Translation& tl = b.translation();
   const TensorSpec& o = t.outputs[0];
   const int64_t ow = b.width_of("y");
@@ -1431,6 +1637,12 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
       s << "    bias_" << name << " = nl.copy(bias_" << name << "_h, dtype=nl.float32).broadcast_to((" << MT << ", " << L.out << "))\n";
     }
   }
+  for (const std::string& a : b.used_matrices()) {
+    const MatrixArg* m = nullptr;
+    for (const auto& [n, ma] : matrices)
+      if (ma.arg == a) m = &ma;
+    s << "    " << a << "_2d = " << a << ".reshape((" << m->batch * m->rows << ", " << m->cols << "))\n";
+  }
   // x itself is read through the projection even when no rule named it.
   std::set<std::string> loads = tl.used;
   loads.insert(t.inputs[0].name);
@@ -1447,21 +1659,34 @@ void add_linear_chain_templates(const TaskSpec& t, const std::vector<std::string
       s << "    " << op.arg << "_2d = " << op.arg << ".reshape((" << M << ", " << w << "))\n";
     }
   }
-  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT);
-  s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  std::string mrow = "m * " + std::to_string(MT) + ":(m + 1) * " + std::to_string(MT), ind = "        ";
+  if (batches > 1) {
+    // One outer iteration per batch, so that the matrices' slices are affine in the indices.
+    std::string b0 = "bb * " + std::to_string(S) + " + ";
+    mrow = b0 + "mm * " + std::to_string(MT) + ":" + b0 + "(mm + 1) * " + std::to_string(MT);
+    s << "    for bb in nl.affine_range(" << batches << "):\n";
+    s << "        for mm in nl.affine_range(" << S / MT << "):\n";
+    ind = "            ";
+  } else {
+    s << "    for m in nl.affine_range(" << M / MT << "):\n";
+  }
   for (const auto& [name, op] : ops) {
     if (!loads.count(name) || (op.access != Access::Full && op.access != Access::Column)) continue;
     std::string view = op.shape.size() == 2 ? op.arg : op.arg + "_2d";
-    s << "        " << op.var << "_h = nl.load(" << view << "[" << mrow << ", :])\n";
-    s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+    s << ind << op.var << "_h = nl.load(" << view << "[" << mrow << ", :])\n";
+    s << ind << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
   }
-  for (const std::string& l : tl.body) s << "        " << l << "\n";
-  s << "        nl.store(" << ov << "[" << mrow << ", :], value=v)\n";
+  for (const std::string& l : tl.body) s << ind << replace_all(l, "{BATCH}", "bb") << "\n";
+  s << ind << "nl.store(" << ov << "[" << mrow << ", :], value=v)\n";
   s << "    return out\n";
   std::string layout = "x is viewed as [" + std::to_string(M) + ", " + std::to_string(K) + "] in tiles of " + std::to_string(MT) +
                        " rows; each nn.Linear multiplies the tile (transposed on TensorE in chunks of up to 128 features) "
                        "by its W.T, loaded transposed once before the loop, into float32 PSUM";
-  out.push_back({"linear_chain:" + std::to_string(linears.size()), plan_text(layout, tl), s.str()});
+  if (!b.used_matrices().empty())
+    layout += "; products with input matrices read the matrix (transposed where the line transposes it) per row tile";
+  out.push_back({linears.empty() ? "matmul_chain:" + std::to_string(b.used_matrices().size())
+                                 : "linear_chain:" + std::to_string(linears.size()),
+                 plan_text(layout, tl), s.str()});
 }
 
 }  // namespace nki::train

@@ -1,5 +1,6 @@
 #include "train/templates.h"
 
+#include "train/fused_axis_templates.h"
 #include "train/fused_scan_templates.h"
 #include "train/fused_templates.h"
 
@@ -386,8 +387,13 @@ std::vector<TemplateKernel> template_candidates(const TaskSpec& task, const std:
   // Synthesised tasks (seed + fused lines): written from reference.py's forward() itself.
   if (out.empty()) add_fused_row_templates(task, arg_names, out);
   if (out.empty()) add_fused_linear_templates(task, arg_names, out);
-  if (out.empty()) add_linear_chain_templates(task, arg_names, out);
   if (out.empty()) add_fused_scan_templates(task, arg_names, out);
+  // The purpose-built axis / product / block kernels first, the general split translation as the
+  // fallback candidate when they have none or theirs does not verify.
+  if (out.empty()) {
+    add_fused_axis_templates(task, arg_names, out);
+    add_linear_chain_templates(task, arg_names, out);
+  }
   return out;
 }
 
@@ -403,12 +409,22 @@ std::string template_coverage_text() {
   s += " rmsnorm\nmatmul: matmul, linear, gemm_bias_act, *bias_relu*, *bias_gelu*, *bias_silu*\n"
        "layout: transpose2d, transpose, permute021\n"
        "synthesised (any family): forward() lines of element-wise maps, row norms / softmax / reductions,\n"
-       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues;\n"
-       "  with those lines: last-axis scans (cumsum and its exclusive / reverse / masked / scaled / running-mean forms,\n"
-       "  cumprod, cummax, cummin, logcumsumexp), triangular masks of the last two axes (tril, triu, masked_fill of a\n"
-       "  triu / tril / band mask, causal softmax and log_softmax), torch.renorm of 2-D rows and x.chunk(2, dim=-1)\n"
-       "  halves, F.instance_norm of [B, C, L]; tuple-returning row seeds: layernorm_stats, fused_add_rmsnorm,\n"
-       "  aminmax_last; recurrences: mingru_scan_block, selective_scan, ema_scan (then any epilogue of the table)\n";
+       "  nn.LayerNorm, BatchNorm1d (eval), PReLU, one nn.Linear (optionally after RMSNorm) with fused epilogues\n"
+       "synthesised, split translation: nested lines cut into one statement per operation; chains of\n"
+       "  nn.Linear calls and products with input matrices (a @ b, b.T, torch.matmul, multi_dot, batched)\n"
+       "synthesised, across rows (fused_axis): sum/mean/amax/amin/prod/var/std/logsumexp/vector_norm/argmax/argmin,\n"
+       "  softmax/log_softmax and RMS over a non-last axis; max/avg/lp pooling (1-D any stride and padding, 2-D\n"
+       "  without H padding, adaptive on divisible extents, global); matvec, vecmat, outer, diag @ b; a @ b,\n"
+       "  a.T / b.T, bmm, addmm, multi_dot of three; unmasked softmax(scores) @ v attention; dense MoE combine;\n"
+       "  squeeze-excitation; attention pooling; two-layer and gated MLPs (alone, row-scaled, post-LN);\n"
+       "  gated halves of the last axis (x.chunk(2, dim=-1), F.glu);\n"
+       "  each with the row table's prologue and epilogue lines\n"
+       "synthesised, scans and masks (fused_scan, fused_mask, fused_tuple): last-axis scans (cumsum and its exclusive /\n"
+       "  reverse / masked / scaled / running-mean forms, cumprod, cummax, cummin, logcumsumexp), triangular masks of\n"
+       "  the last two axes (tril, triu, masked_fill of a triu / tril / band mask, causal softmax and log_softmax),\n"
+       "  torch.renorm of 2-D rows, F.instance_norm of [B, C, L]; tuple-returning row seeds: layernorm_stats,\n"
+       "  fused_add_rmsnorm, aminmax_last; recurrences: mingru_scan_block, selective_scan, ema_scan (then any\n"
+       "  epilogue of the table)\n";
   return s;
 }
 

@@ -57,7 +57,8 @@ TEST_P(MigrateTask, MigratesAndVerifies) {
 INSTANTIATE_TEST_SUITE_P(Solutions, MigrateTask,
                          ::testing::Values("l1_add_fp32", "l1_div_fp32", "l1_matmul_fp32", "l1_softmax_fp32"));
 
-TEST(MigrateRefuses, AffineSelectIsReportedWithItsLine) {
+TEST(MigrateRefuses, TriangularMaskIsReportedWithItsLine) {
+  // A mask comparing two index arrays has no slice bound (0.6 writes it with affine_select).
   fs::path in = scratch("refuse.py");
   std::ofstream(in) << "import neuronxcc.nki as nki\n"
                        "import neuronxcc.nki.language as nl\n"
@@ -69,8 +70,7 @@ TEST(MigrateRefuses, AffineSelectIsReportedWithItsLine) {
                        "    i_p = nl.arange(128)[:, None]\n"
                        "    i_f = nl.arange(128)[None, :]\n"
                        "    t = nl.load(x)\n"
-                       "    s = nisa.affine_select(pred=(i_p - i_f >= 0), on_true_tile=t[i_p, i_f], on_false_value=0.0)\n"
-                       "    nl.store(out, value=s)\n"
+                       "    nl.store(out[i_p, i_f], value=t, mask=(i_p >= i_f))\n"
                        "    return out\n";
   auto m = run_child({nkiagent_path(), "migrate", in.string(), "--arg", "128x128:float32", "--out",
                       scratch("refuse_out.py").string()},
@@ -78,6 +78,7 @@ TEST(MigrateRefuses, AffineSelectIsReportedWithItsLine) {
   ASSERT_TRUE(m.exited) << m.describe();
   EXPECT_EQ(m.exit_code, 1) << m.out << m.err;
   EXPECT_NE(m.out.find("refuse.py:11:"), std::string::npos) << m.out;
-  EXPECT_NE(m.out.find("not rewritten [isa_dst]: no rewrite rule for nisa.affine_select"), std::string::npos) << m.out;
+  EXPECT_NE(m.out.find("not rewritten [mask_slices]: a mask that compares two index expressions"), std::string::npos)
+      << m.out;
   EXPECT_NE(m.out.find("result: incomplete"), std::string::npos) << m.out;
 }

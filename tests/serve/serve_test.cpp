@@ -180,6 +180,26 @@ TEST_F(ServeTest, PerfRewardUsesTheCostModelAgainstTheBaseline) {
   EXPECT_TRUE(wrong["speedup"].is_null());
 }
 
+// `nkiagent serve --target trn2`: the perf reward estimates on the trn2 table against
+// baselines.trn2.json, so the reference solution is again at speedup 1 with the trn2 baseline.
+TEST(ServeTarget, PerfRewardOnTrn2UsesTheTrn2Baselines) {
+  ServiceConfig c;
+  c.tasks_root = kSource + "/tasks";
+  c.jobs = 1;
+  c.kernel_seconds = 5;
+  c.held_out_secret = 424242;
+  c.target = nki::cost::Target::Trn2;
+  Service trn2(c);
+  EXPECT_EQ(trn2.health()["target"], "trn2");
+  json r = trn2.reward({{"task", kTask}, {"code", solution()}, {"reward", "perf"}});
+  ASSERT_TRUE(r["speedup"].is_number()) << r.dump();
+  EXPECT_NEAR(r["speedup"].get<double>(), 1.0, 1e-5);
+  nki::toolchain::BaselineLookup trn1_base(c.tasks_root, nki::cost::Target::Trn1), trn2_base(c.tasks_root, nki::cost::Target::Trn2);
+  ASSERT_TRUE(trn2_base.latency_ns(kTask) && trn1_base.latency_ns(kTask));
+  EXPECT_DOUBLE_EQ(r["baseline_ns"].get<double>(), *trn2_base.latency_ns(kTask));
+  EXPECT_NE(*trn1_base.latency_ns(kTask), *trn2_base.latency_ns(kTask));  // the two tables differ on this task
+}
+
 TEST_F(ServeTest, IdenticalInputsGiveIdenticalRewards) {
   int st = 0;
   json a = reward(kWrong, "graded", &st);

@@ -81,6 +81,13 @@ GoldenProvider mlp_golden(std::function<double(double)> act, bool residual) {
   };
 }
 
+// The split-translation candidate among a task's candidates (other generators may come first).
+const TemplateKernel* chain_candidate(const std::vector<TemplateKernel>& k, const std::string& name) {
+  for (const TemplateKernel& c : k)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
 TEST(TrainLinearChain, NestedMlpLinesVerify) {
   std::string root = temp_dir("linear_chain");
   struct Case {
@@ -97,10 +104,10 @@ TEST(TrainLinearChain, NestedMlpLinesVerify) {
   for (const Case& c : cases) {
     TaskSpec t = load_task(write_mlp_task(root, "m" + std::to_string(id++), c.line));
     std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
-    ASSERT_FALSE(k.empty()) << c.line;
-    EXPECT_EQ(k[0].name, "linear_chain:2") << c.line;
-    Verdict v = check_reverify(k[0].code, t, in_process(mlp_golden(c.act, c.residual), 1));
-    EXPECT_FALSE(v) << c.line << ": " << (v ? v->message : "") << "\n" << k[0].code;
+    const TemplateKernel* chain = chain_candidate(k, "linear_chain:2");
+    ASSERT_TRUE(chain) << c.line;
+    Verdict v = check_reverify(chain->code, t, in_process(mlp_golden(c.act, c.residual), 1));
+    EXPECT_FALSE(v) << c.line << ": " << (v ? v->message : "") << "\n" << chain->code;
   }
 }
 
@@ -110,6 +117,79 @@ TEST(TrainLinearChain, UnknownPieceGetsNoCandidate) {
   TaskSpec t = load_task(write_mlp_task(root, "u", "self.fc2(torch.cumprod(self.fc1(x), dim=-1))"));
   for (const TemplateKernel& k : template_candidates(t, agent::task_arg_names(toolchain::task_info(t))))
     EXPECT_NE(k.name.rfind("linear_chain", 0), 0u) << k.code;
+}
+
+// A row line no single rule knows is translated one operation at a time.
+TEST(TrainLinearChain, CombinedRowLineIsSplit) {
+  std::string root = temp_dir("split_row");
+  std::string ref = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n\n\n"
+                    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+                    "    def forward(self, a):\n        y = torch.sigmoid(a * 2.0) - torch.tanh(-a) * 0.5\n        return y\n";
+  TaskSpec t = load_task(write_task(root, "r", "synth_line", {{200, 64}}, {200, 64}, ref));
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  ASSERT_FALSE(k.empty());
+  EXPECT_EQ(k[0].name, "fused_row:map");
+  auto golden = golden_of([](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+    std::vector<float> o(in[0].size());
+    for (size_t i = 0; i < o.size(); ++i) {
+      double x = in[0][i];
+      o[i] = static_cast<float>(1.0 / (1.0 + std::exp(-2.0 * x)) - std::tanh(-x) * 0.5);
+    }
+    return o;
+  });
+  Verdict v = check_reverify(k[0].code, t, in_process(golden, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << k[0].code;
+}
+
+// Batched products with input matrices (attention): per batch, the tile's rows against that
+// batch's k (transposed) and v; math.sqrt(a.shape[-1]) is folded to a number.
+TEST(TrainLinearChain, BatchedAttentionWithInputMatricesVerifies) {
+  std::string root = temp_dir("matmul_chain");
+  const int64_t B = 2, S = 128, T = 96, D = 32;
+  std::string ref = "import math\nimport torch\nimport torch.nn as nn\n\n\n"
+                    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+                    "    def forward(self, a, b, c):\n"
+                    "        y = torch.softmax(a @ b.transpose(-2, -1) / math.sqrt(a.shape[-1]), dim=-1) @ c\n"
+                    "        return y\n";
+  TaskSpec t = load_task(write_task(root, "att", "synth_line", {{B, S, D}, {B, T, D}, {B, T, D}}, {B, S, D}, ref));
+  std::vector<TemplateKernel> k = template_candidates(t, agent::task_arg_names(toolchain::task_info(t)));
+  const TemplateKernel* chain = chain_candidate(k, "matmul_chain:2");
+  ASSERT_TRUE(chain);
+  auto golden = golden_of([=](const std::vector<std::vector<float>>& in, const TaskSpec&) {
+    std::vector<float> o(static_cast<size_t>(B * S * D));
+    for (int64_t bb = 0; bb < B; ++bb)
+      for (int64_t i = 0; i < S; ++i) {
+        std::vector<double> p(static_cast<size_t>(T));
+        double mx = -1e300, sum = 0;
+        for (int64_t j = 0; j < T; ++j) {
+          double d = 0;
+          for (int64_t e = 0; e < D; ++e) d += double(in[0][(bb * S + i) * D + e]) * in[1][(bb * T + j) * D + e];
+          p[j] = d / std::sqrt(double(D));
+          mx = std::max(mx, p[j]);
+        }
+        for (double& x : p) sum += (x = std::exp(x - mx));
+        for (int64_t e = 0; e < D; ++e) {
+          double acc = 0;
+          for (int64_t j = 0; j < T; ++j) acc += p[j] / sum * in[2][(bb * T + j) * D + e];
+          o[(bb * S + i) * D + e] = static_cast<float>(acc);
+        }
+      }
+    return o;
+  });
+  Verdict v = check_reverify(chain->code, t, in_process(golden, 1));
+  EXPECT_FALSE(v) << (v ? v->message : "") << "\n" << chain->code;
+}
+
+// A prologue that rewrites an input makes the later `a.T` the rewritten value, not the input in
+// HBM: no product with the input matrix.
+TEST(TrainLinearChain, RewrittenInputIsNotReadAsAMatrix) {
+  std::string root = temp_dir("matmul_rewritten");
+  std::string ref = "import torch\nimport torch.nn as nn\n\n\n"
+                    "class Model(nn.Module):\n    def __init__(self):\n        super().__init__()\n\n"
+                    "    def forward(self, a):\n        a = a * 2.0\n        y = torch.matmul(a, a.T)\n        return y\n";
+  TaskSpec t = load_task(write_task(root, "rw", "synth_line", {{128, 64}}, {128, 128}, ref));
+  for (const TemplateKernel& k : template_candidates(t, agent::task_arg_names(toolchain::task_info(t))))
+    EXPECT_NE(k.name.rfind("matmul_chain", 0), 0u) << k.code;
 }
 
 TEST(TorchExpr, SpansKeepTheReferenceSpelling) {
