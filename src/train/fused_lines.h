@@ -46,6 +46,8 @@ struct Translation {
   std::set<std::string> used;        // python names of the operands read
   bool reduced = false;              // v is one value per row
   std::vector<std::string> summary;  // short names of the lines, for the plan
+  bool extended = false;             // a line needed a RowExtension rule (fused_templates.h)
+  bool row_index = false;            // a line reads #I / #J (matrix row, column)
 };
 
 // Translates ref.lines[first, end) over rows of length C. With `y_defined`, `y` is already the

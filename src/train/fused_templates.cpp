@@ -3,6 +3,7 @@
 #include "train/fused_lines.h"
 #include "train/torch_expr.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -98,8 +99,8 @@ std::optional<Reference> reference_from(const std::string& dir) {
 // ---------------------------------------------------------------------------------------------
 // Line rules. A rule's pattern is the PyTorch expression with {o} for an operand (a name, or
 // self.<parameter>) and {n} for a number; its output lines use $1.. for those captures, @ for
-// the assigned variable, % for a suffix unique to the line, #C / #C1 / #RSQRTC for the row
-// length, the row length minus one and 1/sqrt(row length).
+// the assigned variable, % for a suffix unique to the line, #C / #C1 / #RSQRTC / #LOGC for the
+// row length, the row length minus one, 1/sqrt(row length) and log(row length).
 
 enum class Kind { Map, Row, Reduce };
 
@@ -118,6 +119,10 @@ std::string escape_with_placeholders(const std::string& p) {
     } else if (p.compare(i, 3, "{n}") == 0) {
       r += R"((-?[0-9]+(?:\.[0-9]+)?(?:e[-+]?[0-9]+)?))";
       i += 2;
+    } else if (p.compare(i, 2, "{=") == 0 && i + 3 < p.size() && p[i + 3] == '}') {
+      r += '\\';  // {=k}: the same text as placeholder k (a backreference, not a capture)
+      r += p[i + 2];
+      i += 3;
     } else if (std::string("\\^$.|?*+()[]{}").find(p[i]) != std::string::npos) {
       r += '\\';
       r += p[i];
@@ -225,6 +230,16 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "torch.ceil({o} * {n})", {"@ = nl.ceil($1 * $2)"}},
         {Kind::Map, "torch.trunc({o} * {n})", {"@ = nl.trunc($1 * $2)"}},
         {Kind::Map, "torch.frac({o} * {n})", {"s% = $1 * $2", "@ = s% - nl.trunc(s%)"}},
+        // torch.round rounds half to even; from floor and the exact remainder d = s - floor(s)
+        // (floor(s + 0.5) would also round s + 0.5 itself just below a power of two)
+        {Kind::Map, "torch.round({o} * {n}) / {n}",
+         {"s% = $1 * $2", "f% = nl.floor(s%)", "d% = s% - f%",
+          "@ = nl.where(nl.greater(d%, 0.5), f% + 1.0, nl.where(nl.less(d%, 0.5), f%, "
+          "nl.where(nl.equal(nl.fmod(f%, 2.0), 0.0), f%, f% + 1.0))) * (1.0 / $3)"}},
+        {Kind::Map, "torch.round({o})",
+         {"f% = nl.floor($1)", "d% = $1 - f%",
+          "@ = nl.where(nl.greater(d%, 0.5), f% + 1.0, nl.where(nl.less(d%, 0.5), f%, "
+          "nl.where(nl.equal(nl.fmod(f%, 2.0), 0.0), f%, f% + 1.0)))"}},
         {Kind::Map, "torch.heaviside({o}, torch.tensor({n}))",
          {"@ = nl.where(nl.greater($1, 0.0), $1 * 0.0 + 1.0, nl.where(nl.equal($1, 0.0), $1 * 0.0 + $2, $1 * 0.0))"}},
         {Kind::Map, "({o} > {o}).to({o}.dtype)", {"@ = nl.where(nl.greater($1, $2), $1 * 0.0 + 1.0, $1 * 0.0)"}},
@@ -244,6 +259,9 @@ const std::vector<Rule>& rules() {
         // ndtr(x) = (1 + erf(x / sqrt(2))) / 2
         {Kind::Map, "torch.special.ndtr({o})", {"@ = 0.5 * (1.0 + nl.erf($1 * 0.70710678118654752))"}},
         {Kind::Map, "torch.special.xlog1py({o}, {o})", {"@ = $1 * nl.log($2 + 1.0)"}},
+        // entr: -x log x for x > 0, 0 at 0, -inf (log of 0) for x < 0
+        {Kind::Map, "torch.special.entr({o})",
+         {"@ = nl.where(nl.greater($1, 0.0), nl.negative($1) * nl.log($1), nl.where(nl.equal($1, 0.0), $1 * 0.0, nl.log($1 * 0.0)))"}},
         {Kind::Map, "torch.relu({o}).pow(2)", {"r% = nl.relu($1)", "@ = r% * r%"}},
         {Kind::Map, "{o} + torch.sin({n} * {o}).pow(2) / {n}", {"s% = nl.sin($2 * $3)", "@ = $1 + s% * s% * (1.0 / $4)"}},
         {Kind::Map, "{n} * torch.tanh({o} / {n})", {"@ = $1 * nl.tanh($2 * (1.0 / $3))"}},
@@ -297,6 +315,119 @@ const std::vector<Rule>& rules() {
         {Kind::Map, "{n} - {o}", {"@ = $2 * -1.0 + $1"}},  // n - x == n + (-x) exactly
         {Kind::Map, "-{o}", {"@ = $1 * -1.0"}},
         {Kind::Map, "{o}", {"@ = $1"}},
+        // the prologue / epilogue patterns of synth/seeds/_patterns.json not matched above
+        {Kind::Map, "{o} * {n} - {n}", {"@ = $1 * $2 - $3"}},
+        {Kind::Map, "{n} * {o} + {n}", {"@ = $1 * $2 + $3"}},
+        {Kind::Map, "{o} * {o} * {o}", {"@ = $1 * $2 * $3"}},
+        {Kind::Map, "(torch.sqrt({o} * {o} + {n}) - {n}) / {n} + {o}", {"@ = (nl.sqrt($1 * $2 + $3) - $4) * (1.0 / $5) + $6"}},
+        {Kind::Map, "{o}.to(torch.float16).to(torch.bfloat16).to(torch.float32)",
+         {"@ = nl.copy(nl.copy(nl.copy($1, dtype=nl.float16), dtype=nl.bfloat16), dtype=nl.float32)"}},
+        {Kind::Map, "F.elu({o}, {n})", {"@ = nl.maximum($1, 0.0) + $2 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)"}},
+        {Kind::Map, "{o} * {n} * (1.0 + torch.erf({o}))", {"@ = $1 * $2 * (1.0 + nl.erf($3))"}},
+        {Kind::Map, "torch.exp(-{o}.abs())", {"@ = nl.exp(nl.negative(nl.abs($1)))"}},
+        {Kind::Map, "torch.exp(-{o} * {o})", {"@ = nl.exp(nl.negative($1) * $2)"}},
+        {Kind::Map, "0.5 * {o} * (1.0 + torch.erf({o} / math.sqrt(2.0)))", {"@ = 0.5 * $1 * (1.0 + nl.erf($2 * 0.70710678118654752))"}},
+        {Kind::Map, "{o} * F.hardsigmoid({o})", {"@ = $1 * nl.minimum(nl.maximum($2 * (1.0 / 6.0) + 0.5, 0.0), 1.0)"}},
+        {Kind::Map, "F.hardswish({n} * {o})",
+         {"s% = $1 * $2", "@ = s% * nl.minimum(nl.maximum(s% + 3.0, 0.0), 6.0) * (1.0 / 6.0)"}},
+        {Kind::Map, "{o} * torch.rsqrt(1.0 + {o} * {o})", {"@ = $1 * nl.rsqrt(1.0 + $2 * $3)"}},
+        {Kind::Map, "{o} * torch.tanh({o})", {"@ = $1 * nl.tanh($2)"}},
+        {Kind::Map, "torch.log1p({o}.abs())", {"@ = nl.log(nl.abs($1) + 1.0)"}},
+        {Kind::Map, "torch.log(torch.cosh(torch.clamp({o}, {n}, {n})))",
+         {"c% = nl.minimum(nl.maximum($1, $2), $3)", "@ = nl.log(0.5 * (nl.exp(c%) + nl.exp(nl.negative(c%))))"}},
+        {Kind::Map, "F.mish({n} * {o})", {"@ = nl.mish($1 * $2)"}},
+        {Kind::Map, "F.relu6({o}) / {n}", {"@ = nl.minimum(nl.relu($1), 6.0) * (1.0 / $2)"}},
+        {Kind::Map, "{n} * (torch.relu({o}) + torch.tanh({o}))", {"@ = $1 * (nl.relu($2) + nl.tanh($3))"}},
+        // eval-mode rrelu: the slope is the mean of the default bounds 1/8 and 1/3
+        {Kind::Map, "F.rrelu({o}, training=False)", {"@ = nl.maximum($1, $1 * 0.22916666666666666)"}},
+        {Kind::Map, "F.selu({o}) + {n}",
+         {"@ = 1.0507009873554805 * (nl.maximum($1, 0.0) + 1.6732632423543772 * (nl.exp(nl.minimum($1, 0.0)) - 1.0)) + $2"}},
+        {Kind::Map, "{o} * torch.erf(F.softplus({o}))", {"@ = $1 * nl.erf(nl.softplus($2))"}},
+        {Kind::Map, "torch.sigmoid({n} * {o})", {"@ = nl.sigmoid($1 * $2)"}},
+        {Kind::Map, "torch.tanh({n} * {o})", {"@ = nl.tanh($1 * $2)"}},
+        {Kind::Map, "torch.sign({o}) * torch.sqrt({o}.abs() + {n})", {"@ = nl.sign($1) * nl.sqrt(nl.abs($2) + $3)"}},
+        {Kind::Map, "F.silu({o}) * torch.tanh({o})", {"@ = nl.silu($1) * nl.tanh($2)"}},
+        // sinc(x) = sin(pi x) / (pi x), 1 at 0
+        {Kind::Map, "torch.sinc({o})",
+         {"p% = $1 * 3.141592653589793", "@ = nl.where(nl.equal($1, 0.0), $1 * 0.0 + 1.0, nl.sin(p%) / p%)"}},
+        {Kind::Map, "{o} + torch.sin({o}).pow(2)", {"s% = nl.sin($2)", "@ = $1 + s% * s%"}},
+        // softplus with beta and the default threshold 20
+        {Kind::Map, "F.softplus({o}, beta={n})",
+         {"b% = $1 * $2", "@ = nl.where(nl.greater(b%, 20.0), $1, nl.log(nl.exp(nl.minimum(b%, 20.0)) + 1.0) * (1.0 / $2))"}},
+        {Kind::Map, "F.softsign({n} * {o})", {"s% = $1 * $2", "@ = s% / (nl.abs(s%) + 1.0)"}},
+        // y * mask keeps y * 0.0 (not a select) where the mask is false, as torch does
+        {Kind::Map, "{o} * ({o}.abs() > {n}).to({o}.dtype)", {"@ = nl.where(nl.greater(nl.abs($2), $3), $1, $1 * 0.0)"}},
+        // ... and those with their own inputs and parameters (res_*, mask_*, self.*)
+        {Kind::Map, "({o} + {o}) * {n}", {"@ = ($1 + $2) * $3"}},
+        {Kind::Map, "{o} * {o}.to({o}.dtype) * {n}", {"@ = $1 * $2 * $4"}},
+        {Kind::Map, "{o} * torch.tanh({o} * {o}) + {o}", {"@ = $1 * nl.tanh($2 * $3) + $4"}},
+        {Kind::Map, "{o} * torch.exp({o})", {"@ = $1 * nl.exp($2)"}},
+        {Kind::Map, "{o} * ({o} > 0).to({o}.dtype)", {"@ = nl.where(nl.greater($2, 0.0), $1, $1 * 0.0)"}},
+        {Kind::Map, "{o} * (1.0 + {o}) + {o}", {"@ = $1 * (1.0 + $2) + $3"}},
+        {Kind::Map, "{o} + {o} * {o}", {"@ = $1 + $2 * $3"}},
+        {Kind::Map, "torch.where({o} >= 0, {o}, {o} * {o})", {"@ = nl.where(nl.greater_equal($1, 0.0), $2, $3 * $4)"}},
+        {Kind::Map, "{o} + {o} + {o}", {"@ = $1 + $2 + $3"}},
+        {Kind::Map, "{n} * ({o} + {o})", {"@ = $1 * ($2 + $3)"}},
+        {Kind::Map, "F.gelu({o} + {o})", {"@ = nl.gelu($1 + $2)"}},
+        {Kind::Map, "torch.relu({o} + {o})", {"@ = nl.relu($1 + $2)"}},
+        {Kind::Map, "F.silu({o} + {o})", {"@ = nl.silu($1 + $2)"}},
+        {Kind::Map, "{o} * F.silu({o})", {"@ = $1 * nl.silu($2)"}},
+        // the gated halves of geglu_split / swiglu_split / reglu (after a chunk line)
+        {Kind::Map, "F.gelu({o}) * {o}", {"@ = nl.gelu($1) * $2"}},
+        {Kind::Map, "F.silu({o}) * {o}", {"@ = nl.silu($1) * $2"}},
+        {Kind::Map, "torch.relu({o}) * {o}", {"@ = nl.relu($1) * $2"}},
+        {Kind::Map, "({o} - {o}) ** 2", {"d% = $1 - $2", "@ = d% * d%"}},
+        {Kind::Map, "{o} * torch.sigmoid({o} * {o})", {"@ = $1 * nl.sigmoid($2 * $3)"}},
+        {Kind::Map, "{o} / F.softplus({o})", {"@ = $1 / nl.softplus($2)"}},
+        // the adam_step seed: moment updates, then the bias-corrected step (the corrections
+        // 1 - beta ** t are Python constants, folded when the kernel is traced)
+        {Kind::Map, "{n} * {o} + {n} * {o}", {"@ = $1 * $2 + $3 * $4"}},
+        {Kind::Map, "{n} * {o} + {n} * {o} * {o}", {"@ = $1 * $2 + $3 * $4 * $5"}},
+        {Kind::Map, "{o} - {n} * ({o} / (1 - {n} ** {n})) / (torch.sqrt({o} / (1 - {n} ** {n})) + {n})",
+         {"@ = $1 - $2 * ($3 * (1.0 / (1.0 - $4 ** $5))) / (nl.sqrt($6 * (1.0 / (1.0 - $7 ** $8))) + $9)"}},
+        {Kind::Row, "F.layer_norm({o}, ({o}.shape[-1],), {o})",
+         {"mu% = nl.sum($1, axis=1, keepdims=True) * (1.0 / #C)", "d% = $1 - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05) * $3"}},
+        {Kind::Row, "F.layer_norm({o} + {o}, ({o}.shape[-1],))",
+         {"a% = $1 + $2", "mu% = nl.sum(a%, axis=1, keepdims=True) * (1.0 / #C)", "d% = a% - mu%",
+          "var% = nl.sum(d% * d%, axis=1, keepdims=True) * (1.0 / #C)", "@ = d% * nl.rsqrt(var% + 1e-05)"}},
+        {Kind::Row, "({o} + {o}) * torch.rsqrt(({=1} + {=2}).pow(2).mean(-1, keepdim=True) + {n})",
+         {"a% = $1 + $2", "@ = a% * nl.rsqrt(nl.sum(a% * a%, axis=1, keepdims=True) * (1.0 / #C) + $3)"}},
+        {Kind::Row, "{o} * torch.rsqrt({=1}.pow(2).mean(-1, keepdim=True) + {n}) * (1.0 + {o})",
+         {"ms% = nl.sum($1 * $1, axis=1, keepdims=True) * (1.0 / #C)", "@ = $1 * nl.rsqrt(ms% + $2) * (1.0 + $3)"}},
+        {Kind::Row, "{o} * F.normalize({o}, dim=-1)",
+         {"n% = nl.sqrt(nl.sum($2 * $2, axis=1, keepdims=True))", "@ = $1 * ($2 / nl.maximum(n%, 1e-12))"}},
+        {Kind::Row, "torch.softmax({o} + {o}, dim=-1)",
+         {"s% = $1 + $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax({o} * {o}, dim=-1)",
+         {"s% = $1 * $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.softmax({o}.masked_fill({o} == 0, {n}), dim=-1)",
+         {"s% = nl.where(nl.equal($2, 0.0), $1 * 0.0 + $3, $1)", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)",
+          "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "torch.where({o} >= {o}.mean(-1, keepdim=True), {o}, torch.zeros_like({o}))",
+         {"mu% = nl.sum($2, axis=1, keepdims=True) * (1.0 / #C)", "@ = nl.where(nl.greater_equal($1, mu%), $3, $3 * 0.0)"}},
+        {Kind::Row, "F.normalize({o}, p=1.0, dim=-1)", {"@ = $1 / nl.maximum(nl.sum(nl.abs($1), axis=1, keepdims=True), 1e-12)"}},
+        {Kind::Row, "torch.log_softmax({o} / {n}, dim=-1)",
+         {"s% = $1 * (1.0 / $2)", "m% = nl.max(s%, axis=1, keepdims=True)", "d% = s% - m%",
+          "@ = d% - nl.log(nl.sum(nl.exp(d%), axis=1, keepdims=True))"}},
+        {Kind::Row, "{o} / ({o}.abs().amax(-1, keepdim=True) + {n})", {"@ = $1 / (nl.max(nl.abs($2), axis=1, keepdims=True) + $3)"}},
+        {Kind::Row, "F.normalize({o}, dim=-1) * math.sqrt({o}.shape[-1])",
+         {"n% = nl.sqrt(nl.sum($1 * $1, axis=1, keepdims=True))", "@ = $1 / nl.maximum(n%, 1e-12) / #RSQRTC"}},
+        {Kind::Row, "torch.softmax({o}, dim=-1) * {o}.shape[-1]",
+         {"m% = nl.max($1, axis=1, keepdims=True)", "e% = nl.exp($1 - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True) * #C"}},
+        {Kind::Row, "torch.softmax({n} * {o}, dim=-1)",
+         {"s% = $1 * $2", "m% = nl.max(s%, axis=1, keepdims=True)", "e% = nl.exp(s% - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} - torch.logsumexp({o}, dim=-1, keepdim=True) + math.log({o}.shape[-1])",
+         {"m% = nl.max($2, axis=1, keepdims=True)", "l% = nl.log(nl.sum(nl.exp($2 - m%), axis=1, keepdims=True)) + m%",
+          "@ = $1 - l% + #LOGC"}},
+        {Kind::Row, "{o} - {o}.amin(-1, keepdim=True)", {"@ = $1 - nl.min($2, axis=1, keepdims=True)"}},
+        {Kind::Row, "{o} / ({o}.abs().sum(-1, keepdim=True) + {n}) * {o}.shape[-1]",
+         {"@ = $1 / (nl.sum(nl.abs($2), axis=1, keepdims=True) + $3) * #C"}},
+        // router_top1_dense: the row maximum kept, every other entry p * False = 0
+        {Kind::Row, "{o} * ({o} == {o}.amax(dim=-1, keepdim=True))",
+         {"@ = nl.where(nl.equal($2, nl.max($3, axis=1, keepdims=True)), $1, $1 * 0.0)"}},
+        {Kind::Row, "torch.sigmoid({o}) / torch.sigmoid({o}).sum(-1, keepdim=True)",
+         {"@ = nl.sigmoid($1) / nl.sum(nl.sigmoid($2), axis=1, keepdims=True)"}},
         // whole-row transforms (the row is one tile's free axis)
         {Kind::Row, "torch.softmax({o}, dim=-1)",
          {"m% = nl.max($1, axis=1, keepdims=True)", "e% = nl.exp($1 - m%)", "@ = e% / nl.sum(e%, axis=1, keepdims=True)"}},
@@ -409,8 +540,9 @@ std::string fmt_double(double d) {
 
 class Translator {
  public:
-  Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {})
-      : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)) {}
+  Translator(const Reference& ref, const std::map<std::string, Operand>& ops, int64_t C, std::string linear_var = {},
+             const RowExtension* ext = nullptr)
+      : ref_(ref), ops_(ops), C_(C), linear_var_(std::move(linear_var)), ext_(ext) {}
 
   std::optional<Translation> run(size_t first_line = 0, size_t end_line = SIZE_MAX, bool need_y = true) {
     Translation t;
@@ -504,33 +636,45 @@ class Translator {
     else return false;
     bool ok = module_call(lhs_var, expr, idx, t);
     if (!ok) {
-      for (const Rule& r : rules()) {
+      // 1: translated, 0: the pattern does not match, -1: it matches but cannot be translated
+      auto apply = [&](Kind kind, const std::regex& re, const std::vector<std::string>& out, bool ext) -> int {
         std::smatch m;
-        if (!std::regex_match(expr, m, r.re)) continue;
-        if (r.kind != Kind::Map && t.reduced) return false;
+        if (!std::regex_match(expr, m, re)) return 0;
+        if (kind != Kind::Map && t.reduced) return -1;
         std::vector<std::string> vars;
-        bool known = true;
-        for (size_t g = 1; g < m.size() && known; ++g) {
-          auto v = operand(m[g].str(), t, r.kind == Kind::Map);
-          if (!v) known = false;
-          else vars.push_back(*v);
+        for (size_t g = 1; g < m.size(); ++g) {
+          auto v = operand(m[g].str(), t, kind == Kind::Map);
+          if (!v) return -1;
+          vars.push_back(*v);
         }
-        if (!known) return false;
         std::string s = std::to_string(idx);
-        for (std::string o : r.out) {
+        for (std::string o : out) {
           for (size_t g = vars.size(); g >= 1; --g) o = replace_all(o, "$" + std::to_string(g), vars[g - 1]);
           o = replace_all(o, "%", s);
           o = replace_all(o, "#RSQRTC", fmt_double(1.0 / std::sqrt(static_cast<double>(C_))));
+          o = replace_all(o, "#LOGC", fmt_double(std::log(static_cast<double>(C_))));
           o = replace_all(o, "#C1", std::to_string(C_ > 1 ? C_ - 1 : 1));
           o = replace_all(o, "#C", std::to_string(C_));
+          if (o.find("#I") != std::string::npos || o.find("#J") != std::string::npos) t.row_index = true;
+          o = replace_all(o, "#I", "qi");
+          o = replace_all(o, "#J", "jf");
           o = replace_all(o, "@", lhs_var);
           t.body.push_back(o);
         }
-        if (r.kind == Kind::Reduce) t.reduced = true;
+        if (kind == Kind::Reduce) t.reduced = true;
+        if (ext) t.extended = true;
         t.summary.push_back(expr.size() > 48 ? expr.substr(0, 45) + "..." : expr);
-        ok = true;
-        break;
-      }
+        return 1;
+      };
+      int r = 0;
+      if (ext_)
+        for (const RowLineRule* e : ext_->rules)
+          if ((r = apply(e->reduce ? Kind::Reduce : Kind::Row, e->re, e->out, true)) != 0) break;
+      if (r == 0)
+        for (const Rule& rule : rules())
+          if ((r = apply(rule.kind, rule.re, rule.out, false)) != 0) break;
+      if (r < 0) return false;
+      ok = r > 0;
     } else if (t.summary.empty() || t.summary.back().empty()) {
       t.summary.push_back(expr);
     }
@@ -572,6 +716,7 @@ class Translator {
   const std::map<std::string, Operand>& ops_;
   int64_t C_;
   std::string linear_var_;
+  const RowExtension* ext_;
   std::map<std::string, std::string> local_;
   bool defined_y_ = false;
 };
@@ -992,7 +1137,52 @@ void lines::emit_broadcast_loads(std::ostringstream& s, const std::map<std::stri
 
 std::string lines::plan_sentence(const std::string& layout, const Translation& tr) { return train::plan_text(layout, tr); }
 
-void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out) {
+std::regex row_rule_regex(const std::string& pattern) { return std::regex(escape_with_placeholders(pattern)); }
+
+std::optional<RowTail> translate_row_tail(const TaskSpec& t, const std::vector<std::string>& args, size_t first_line,
+                                          int64_t rows, int64_t width, const std::vector<int64_t>& full,
+                                          const std::vector<std::string>& skip) {
+  std::optional<Reference> ref = reference_from(t.dir);
+  if (!ref) return std::nullopt;
+  std::vector<TensorSpec> all = t.kernel_args();
+  if (all.size() != args.size()) return std::nullopt;
+  std::map<std::string, Operand> ops;
+  for (size_t i = 0; i < all.size(); ++i) {
+    const TensorSpec& s = all[i];
+    if (std::find(skip.begin(), skip.end(), s.name) != skip.end() || !is_float(s.dtype)) continue;
+    Operand o{args[i], var_name(args[i]), Access::Row, s.dtype, s.shape};
+    if (s.shape == full) o.access = Access::Full;
+    else if (s.shape == std::vector<int64_t>{width}) o.access = Access::Row;
+    else if (product(s.shape) == 1) o.access = Access::Scalar;
+    else continue;  // not readable from the tail: a line naming it finds no operand
+    ops[s.name] = o;
+  }
+  Translator tr(*ref, ops, width);
+  tr.mark_y_defined();
+  std::optional<Translation> tl = tr.run(first_line);
+  if (!tl || tl->reduced || tl->row_index) return std::nullopt;
+  RowTail r;
+  std::ostringstream s;
+  emit_broadcasts(s, ops, tl->used, rows, width, "");
+  std::istringstream lines(s.str());
+  for (std::string l; std::getline(lines, l);) r.setup.push_back(l);
+  for (const auto& [name, o] : ops)
+    if (o.access == Access::Full && tl->used.count(name))
+      for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].name == name) r.full_loads.push_back({static_cast<int>(i), o.var});
+  r.body = tl->body;
+  r.summary = tl->summary;
+  return r;
+}
+
+std::optional<ForwardLines> read_forward(const std::string& task_dir) {
+  std::optional<Reference> r = reference_from(task_dir);
+  if (!r) return std::nullopt;
+  return ForwardLines{r->args, r->lines, !r->modules.empty()};
+}
+
+void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& args, std::vector<TemplateKernel>& out,
+                             const RowExtension* ext) {
   if (t.outputs.size() != 1 || t.inputs.empty() || !is_float(t.outputs[0].dtype)) return;
   std::optional<Reference> ref = reference_from(t.dir);
   if (!ref || ref->args.size() != t.inputs.size()) return;
@@ -1004,9 +1194,9 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
   if (C > 4096) return;  // several [128, C] float32 tiles must fit SBUF
   std::optional<std::map<std::string, Operand>> ops = row_operands(t, args, xs, R, C);
   if (!ops) return;
-  Translator tr(*ref, *ops, C);
+  Translator tr(*ref, *ops, C, {}, ext);
   std::optional<Translation> tl = tr.run();
-  if (!tl) {
+  if (!tl && !ext) {
     // Lines that combine several operations: translated one operation at a time.
     static const std::map<std::string, ChainLinear> no_linears;
     std::map<std::string, int64_t> widths;
@@ -1015,17 +1205,24 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
     ChainBuilder split(*ref, *ops, no_linears, widths, R < 128 ? R : 128);
     if (split.run() && split.width_of("y") >= 0) tl = split.translation();
   }
-  if (!tl) return;
+  if (!tl || (ext && !tl->extended)) return;
   const TensorSpec& o = t.outputs[0];
   int64_t oc = tl->reduced ? 1 : C;
   if (product(o.shape) != R * oc) return;
   if (!tl->reduced && o.shape != xs) return;
 
-  bool ragged = R > 128 && R % 128 != 0;
-  int64_t P = R < 128 ? R : 128;
-  int64_t tiles = (R + P - 1) / P;
+  // With #I / #J (a triangular mask) the rows are walked matrix by matrix: S rows each, in
+  // tiles of up to 128, so the row index within the matrix (qi) is affine in the loop indices.
+  bool by_matrix = tl->row_index;
+  int64_t S = xs[xs.size() - 2];
+  int64_t span = by_matrix ? S : R;  // rows walked by the tile loop
+  bool ragged = span > 128 && span % 128 != 0;
+  int64_t P = span < 128 ? span : 128;
+  int64_t tiles = (span + P - 1) / P;
   std::ostringstream s;
-  s << kHeader << "@nki.jit\ndef kernel(";
+  // kHeader, with nki.isa for the extension rules' nisa.* calls
+  s << "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n"
+    << (tl->extended ? "import neuronxcc.nki.isa as nisa\n" : "") << "\n\n@nki.jit\ndef kernel(";
   for (size_t i = 0; i < args.size(); ++i) s << (i ? ", " : "") << args[i];
   s << "):\n";
   s << "    out = nl.ndarray(" << tuple_text(o.shape) << ", dtype=nl." << dtype_name(o.dtype) << ", buffer=nl.shared_hbm)\n";
@@ -1046,37 +1243,49 @@ void add_fused_row_templates(const TaskSpec& t, const std::vector<std::string>& 
     s << "    out_2d = out.reshape((" << R << ", " << oc << "))\n";
   }
   emit_broadcasts(s, *ops, tl->used, P, C, "    ");
-  s << "    P = " << (R < 128 ? std::to_string(R) : "nl.tile_size.pmax") << "\n";
+  s << "    P = " << (span < 128 ? std::to_string(span) : "nl.tile_size.pmax") << "\n";
   std::string full_idx, col_idx, out_idx, mask;
-  if (ragged) {
+  if (ragged || by_matrix) {
     s << "    ip = nl.arange(P)[:, None]\n";
     s << "    jf = nl.arange(" << C << ")[None, :]\n";
     s << "    jo = nl.arange(1)[None, :]\n";
     full_idx = "[rows, jf]";
     col_idx = "[rows, jo]";
-    mask = ", mask=(rows < " + std::to_string(R) + ")";
+    if (ragged) mask = ", mask=(" + std::string(by_matrix ? "qi < " : "rows < ") + std::to_string(span) + ")";
   } else {
     full_idx = col_idx = "[i * P:(i + 1) * P, :]";
   }
   out_idx = tl->reduced ? col_idx : full_idx;
-  s << "    for i in nl.affine_range(" << tiles << "):\n";
-  if (ragged) s << "        rows = i * P + ip\n";
+  std::string ind = "        ";
+  if (by_matrix) {
+    s << "    for b in nl.affine_range(" << R / S << "):\n";
+    s << "        for i in nl.affine_range(" << tiles << "):\n";
+    ind = "            ";
+    s << ind << "qi = i * P + ip\n";
+    s << ind << "rows = b * " << S << " + qi\n";
+  } else {
+    s << "    for i in nl.affine_range(" << tiles << "):\n";
+    if (ragged) s << ind << "rows = i * P + ip\n";
+  }
   for (const auto& [name, op] : *ops) {
     if (!view.count(name)) continue;
     std::string idx = op.access == Access::Full ? full_idx : col_idx;
     if (op.dtype == DType::Float32) {
-      s << "        " << op.var << " = nl.load(" << view[name] << idx << mask << ")\n";
+      s << ind << op.var << " = nl.load(" << view[name] << idx << mask << ")\n";
     } else {
-      s << "        " << op.var << "_h = nl.load(" << view[name] << idx << mask << ")\n";
-      s << "        " << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
+      s << ind << op.var << "_h = nl.load(" << view[name] << idx << mask << ")\n";
+      s << ind << op.var << " = nl.copy(" << op.var << "_h, dtype=nl.float32)\n";
     }
   }
-  for (const std::string& l : tl->body) s << "        " << l << "\n";
-  s << "        nl.store(" << ov << out_idx << ", value=v" << mask << ")\n";
+  for (const std::string& l : tl->body) s << ind << l << "\n";
+  s << ind << "nl.store(" << ov << out_idx << ", value=v" << mask << ")\n";
   s << "    return out\n";
-  std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) +
-                       "] (rows on partitions) in tiles of up to 128 rows" + (ragged ? ", the ragged last tile masked" : "");
-  out.push_back({tl->reduced ? "fused_row:reduce" : "fused_row:map", plan_text(layout, *tl), s.str()});
+  std::string layout = "The inputs are viewed as [" + std::to_string(R) + ", " + std::to_string(C) + "] (rows on partitions)";
+  if (by_matrix)
+    layout += ", walked per [" + std::to_string(S) + ", " + std::to_string(C) + "] matrix so the row index within it (qi) is affine";
+  layout += " in tiles of up to 128 rows" + std::string(ragged ? ", the ragged last tile masked" : "");
+  std::string name = ext && tl->extended ? ext->name : "fused_row";
+  out.push_back({name + (tl->reduced ? ":reduce" : ":map"), plan_text(layout, *tl), s.str()});
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "train/templates.h"
 
 #include "train/fused_axis_templates.h"
+#include "train/fused_scan_templates.h"
 #include "train/fused_templates.h"
 
 #include <algorithm>
@@ -386,6 +387,7 @@ std::vector<TemplateKernel> template_candidates(const TaskSpec& task, const std:
   // Synthesised tasks (seed + fused lines): written from reference.py's forward() itself.
   if (out.empty()) add_fused_row_templates(task, arg_names, out);
   if (out.empty()) add_fused_linear_templates(task, arg_names, out);
+  if (out.empty()) add_fused_scan_templates(task, arg_names, out);
   // The purpose-built axis / product / block kernels first, the general split translation as the
   // fallback candidate when they have none or theirs does not verify.
   if (out.empty()) {
@@ -416,7 +418,13 @@ std::string template_coverage_text() {
        "  a.T / b.T, bmm, addmm, multi_dot of three; unmasked softmax(scores) @ v attention; dense MoE combine;\n"
        "  squeeze-excitation; attention pooling; two-layer and gated MLPs (alone, row-scaled, post-LN);\n"
        "  gated halves of the last axis (x.chunk(2, dim=-1), F.glu);\n"
-       "  each with the row table's prologue and epilogue lines\n";
+       "  each with the row table's prologue and epilogue lines\n"
+       "synthesised, scans and masks (fused_scan, fused_mask, fused_tuple): last-axis scans (cumsum and its exclusive /\n"
+       "  reverse / masked / scaled / running-mean forms, cumprod, cummax, cummin, logcumsumexp), triangular masks of\n"
+       "  the last two axes (tril, triu, masked_fill of a triu / tril / band mask, causal softmax and log_softmax),\n"
+       "  torch.renorm of 2-D rows, F.instance_norm of [B, C, L]; tuple-returning row seeds: layernorm_stats,\n"
+       "  fused_add_rmsnorm, aminmax_last; recurrences: mingru_scan_block, selective_scan, ema_scan (then any\n"
+       "  epilogue of the table)\n";
   return s;
 }
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "agent/tools.h"
 #include "toolchain/agent_glue.h"
@@ -70,6 +71,21 @@ TEST(TrainFusedLines, ExtraSeedLinesVerify) {
       {"torch.floor(a * 2.5)", 1, false, map_ref([](float x, float) { return std::floor(x * 2.5f); })},
       {"torch.frac(a * 2.0)", 1, false, map_ref([](float x, float) { return x * 2.f - std::trunc(x * 2.f); })},
       {"torch.relu(a).pow(2)", 1, false, map_ref([](float x, float) { return x > 0 ? x * x : 0.f; })},
+      // _patterns.json epilogues
+      {"(torch.sqrt(a * a + 1.0) - 1.0) / 2.0 + a", 1, false,
+       map_ref([](float x, float) { return (std::sqrt(x * x + 1.f) - 1.f) / 2.f + x; })},
+      {"0.5 * (torch.relu(a) + torch.tanh(a))", 1, false, map_ref([](float x, float) { return 0.5f * (std::max(x, 0.f) + std::tanh(x)); })},
+      {"torch.sinc(a)", 1, false, map_ref([](float x, float) {
+         double p = 3.141592653589793 * x;
+         return x == 0 ? 1.f : static_cast<float>(std::sin(p) / p);
+       })},
+      {"(a - b) ** 2", 2, false, map_ref([](float x, float y) { return (x - y) * (x - y); })},
+      // std::nearbyint rounds half to even in the default rounding mode, as torch.round does
+      {"torch.round(a * 4.0) / 4.0", 1, false, map_ref([](float x, float) { return std::nearbyint(x * 4.f) / 4.f; })},
+      {"torch.round(a)", 1, false, map_ref([](float x, float) { return std::nearbyint(x); })},
+      {"torch.special.entr(a)", 1, false, map_ref([](float x, float) {
+         return x > 0 ? -x * std::log(x) : x == 0 ? 0.f : -std::numeric_limits<float>::infinity();
+       })},
       {"3.0 * torch.tanh(a / 3.0)", 1, false, map_ref([](float x, float) { return 3.f * std::tanh(x / 3.f); })},
       {"a + torch.sin(0.5 * a).pow(2) / 0.5", 1, false,
        map_ref([](float x, float) { return x + std::sin(0.5f * x) * std::sin(0.5f * x) / 0.5f; })},
@@ -91,6 +107,25 @@ TEST(TrainFusedLines, ExtraSeedLinesVerify) {
          for (int64_t c = 0; c < C; ++c) m = std::max(m, std::fabs(double(x[c])));
          return m;
        })},
+      {"a - torch.logsumexp(a, dim=-1, keepdim=True) + math.log(a.shape[-1])", 1, false, [](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+         int64_t C = t.inputs[0].shape.back();
+         std::vector<float> o(in[0].size());
+         for (size_t r = 0; r < o.size() / C; ++r) {
+           double m = *std::max_element(&in[0][r * C], &in[0][r * C] + C), s = 0;
+           for (int64_t c = 0; c < C; ++c) s += std::exp(in[0][r * C + c] - m);
+           for (int64_t c = 0; c < C; ++c) o[r * C + c] = static_cast<float>(in[0][r * C + c] - (std::log(s) + m) + std::log(double(C)));
+         }
+         return o;
+       }},
+      {"a * (a == a.amax(dim=-1, keepdim=True))", 1, false, [](const std::vector<std::vector<float>>& in, const TaskSpec& t) {
+         int64_t C = t.inputs[0].shape.back();
+         std::vector<float> o(in[0].size());
+         for (size_t r = 0; r < o.size() / C; ++r) {
+           float m = *std::max_element(&in[0][r * C], &in[0][r * C] + C);
+           for (int64_t c = 0; c < C; ++c) o[r * C + c] = in[0][r * C + c] == m ? m : 0.f;
+         }
+         return o;
+       }},
       {"(a > 0).float().mean(dim=-1)", 1, true, row_ref([](const float* x, const float*, int64_t C) {
          double n = 0;
          for (int64_t c = 0; c < C; ++c) n += x[c] > 0 ? 1 : 0;
