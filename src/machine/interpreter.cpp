@@ -129,7 +129,7 @@ void Interpreter::run_dynamic_loop(const ir::Loop& lp) {
   loop_ = &lp;
   if (lp.kind == ir::LoopKind::While) {
     for (int64_t i = 0; reg(lp.cond_reg) != 0; ++i) {
-      cx_.work.charge(1, &lp);
+      cx_.work.charge(kRegisterLoopIterationWork, &lp);
       cx_.env.set_loop(lp.id, i);
       enter_block(lp.body);
       run_block(lp.body);
@@ -138,7 +138,7 @@ void Interpreter::run_dynamic_loop(const ir::Loop& lp) {
     const int64_t start = lp.start_reg >= 0 ? reg(lp.start_reg) : lp.start;
     const int64_t stop = lp.stop_reg >= 0 ? reg(lp.stop_reg) : lp.stop;
     for (int64_t v = start; v < stop; v += lp.step) {
-      cx_.work.charge(1, &lp);
+      cx_.work.charge(kRegisterLoopIterationWork, &lp);
       cx_.env.set_loop(lp.id, v);
       if (lp.index_reg >= 0) cx_.vregs[static_cast<size_t>(lp.index_reg)] = static_cast<int32_t>(v);
       enter_block(lp.body);

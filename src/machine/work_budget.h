@@ -19,6 +19,14 @@ namespace nki::machine {
 // Work units of one execution of `in` (shared by the static estimate and the runtime meter).
 int64_t instruction_work(const ir::Instr& in);
 
+// Work units one iteration of a register-driven loop (nl.fori_loop with a register bound,
+// nl.while_loop) charges before its body. Such loops have no static trip count, so the
+// precheck cannot see them; at 1 unit an iteration of an empty body costs the simulator far more
+// time than a unit of element work, and a loop whose register never changes would run into the
+// wall-clock budget instead. 1024 units bounds them to 2^26 iterations under the default budget
+// (seconds of simulation, more than any kernel runs on hardware); --sim-work raises it.
+constexpr int64_t kRegisterLoopIterationWork = 1024;
+
 // A lower bound on the work of one SPMD instance of `k` (an If counts its cheaper arm), and
 // the deepest loop whose own total work exceeds `limit`, if any.
 struct StaticWork {
