@@ -13,6 +13,7 @@
 
 #include "task/task_spec.h"
 #include "train/fused_lines.h"
+#include "train/kernel_text.h"
 #include "train/templates.h"
 
 namespace nki::train::axis {
@@ -24,14 +25,15 @@ using lines::Translation;
 
 extern const char* const kHeader;  // the kernel module's imports
 
-int64_t product(const std::vector<int64_t>& s, size_t from = 0, size_t to = SIZE_MAX);
-std::string tuple_text(const std::vector<int64_t>& s);
-int64_t divisor_at_most(int64_t n, int64_t cap);
+// Shared with the other generators (kernel_text.h).
+using train::divisor_at_most;
+using train::is_float;
+using train::nl_dtype;
+using train::product;
+using train::tuple_text;
 // Rows per tile: the largest divisor of `rows` up to 128, or nothing when that leaves tiles of
 // a handful of partitions (a prime row count; no masked variant is written here).
 std::optional<int64_t> tile_rows(int64_t rows);
-bool is_float(DType t);
-std::string nl_dtype(DType t);
 std::string num(int64_t v);
 // `i * P:(i + 1) * P` for loop variable i.
 std::string span(const std::string& i, int64_t p);

@@ -7,12 +7,11 @@
 #include <vector>
 
 #include "train/fused_templates.h"
+#include "train/kernel_text.h"
 
 namespace nki::train {
 
 namespace {
-
-bool is_float_dtype(DType d) { return d == DType::Float32 || d == DType::BFloat16 || d == DType::Float16; }
 
 // The minGRU recurrence (seed mingru_scan_block) over the sequence axis of x [B, S, K]:
 // z = sigmoid(x Wz^T + bz), hh = x Wh^T + bh, h_t = (1 - z_t) h_{t-1} + z_t hh_t from h = 0.
@@ -146,7 +145,7 @@ void add_selective_scan_templates(const TaskSpec& t, const std::vector<std::stri
   if (t.inputs[2].shape != bs || t.inputs[3].shape != bs || t.outputs[0].shape != xs) return;
   if (D > 128 || Ns > 64 || Lt > 2048) return;
   for (size_t i = 0; i < 4; ++i)
-    if (!is_float_dtype(t.inputs[i].dtype)) return;
+    if (!is_float(t.inputs[i].dtype)) return;
   std::optional<RowTail> tail = translate_row_tail(t, args, 8, D, Lt, xs, {all[0].name, all[1].name, all[2].name, all[3].name, all[ia].name});
   if (!tail) return;
   std::ostringstream s;
@@ -200,7 +199,7 @@ void add_ema_templates(const TaskSpec& t, const std::vector<std::string>& args, 
       L[5] != "y = torch.stack(outs, dim=-1)")
     return;
   const std::vector<int64_t>& xs = t.inputs[0].shape;
-  if (xs.empty() || t.outputs[0].shape != xs || !is_float_dtype(t.inputs[0].dtype) || !is_float_dtype(t.outputs[0].dtype)) return;
+  if (xs.empty() || t.outputs[0].shape != xs || !is_float(t.inputs[0].dtype) || !is_float(t.outputs[0].dtype)) return;
   int64_t Lt = xs.back(), R = 1;
   for (size_t i = 0; i + 1 < xs.size(); ++i) R *= xs[i];
   if (Lt > 4096) return;

@@ -2,6 +2,7 @@
 
 #include "train/fused_lines.h"
 #include "train/fused_rules.h"
+#include "train/kernel_text.h"
 #include "train/torch_expr.h"
 
 #include <algorithm>
@@ -23,24 +24,6 @@ namespace {
 const char* kHeader =
     "import neuronxcc.nki as nki\n"
     "import neuronxcc.nki.language as nl\n\n\n";
-
-int64_t product(const std::vector<int64_t>& s) {
-  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<int64_t>());
-}
-
-std::string tuple_text(const std::vector<int64_t>& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
-int64_t divisor_at_most(int64_t n, int64_t cap) {
-  for (int64_t d = std::min(n, cap); d >= 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
-bool is_float(DType t) { return t == DType::Float32 || t == DType::BFloat16 || t == DType::Float16; }
 
 std::string trim(const std::string& s) {
   size_t b = s.find_first_not_of(" \t\r");

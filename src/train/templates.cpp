@@ -1,5 +1,7 @@
 #include "train/templates.h"
 
+#include "train/kernel_text.h"
+
 #include "train/fused_axis_templates.h"
 #include "train/fused_scan_templates.h"
 #include "train/fused_templates.h"
@@ -17,32 +19,11 @@ const char* kHeader =
     "import neuronxcc.nki as nki\n"
     "import neuronxcc.nki.language as nl\n\n\n";
 
-std::string nl_dtype(DType t) { return std::string("nl.") + dtype_name(t); }
-
-int64_t product(const std::vector<int64_t>& s) {
-  return std::accumulate(s.begin(), s.end(), int64_t{1}, std::multiplies<int64_t>());
-}
-
-std::string tuple_text(const std::vector<int64_t>& s) {
-  std::string t = "(";
-  for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
-  return t + (s.size() == 1 ? ",)" : ")");
-}
-
 std::string signature_line(const std::vector<std::string>& args) {
   std::string s = "@nki.jit\ndef kernel(";
   for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i];
   return s + "):\n";
 }
-
-// The largest divisor of n that is at most cap (tiles without a ragged tail).
-int64_t divisor_at_most(int64_t n, int64_t cap) {
-  for (int64_t d = std::min(n, cap); d >= 1; --d)
-    if (n % d == 0) return d;
-  return 1;
-}
-
-bool is_float(DType t) { return t == DType::Float32 || t == DType::BFloat16 || t == DType::Float16; }
 
 // ---------------------------------------------------------------------------------------------
 // Row kernels: every input viewed as [R, C] (rows = all leading axes, C = the last axis), one
