@@ -81,6 +81,7 @@ EpisodeResult Episode::run() {
                  {"model", config_.model_label.empty() ? model_.name() : config_.model_label},
                  {"client", model_.name()},
                  {"mode", mode_name(config_.mode)},
+                 {"nki", config_.nki},
                  {"max_turns", max_turns},
                  {"system", conv_.system},
                  {"tools", conv_.tools.empty() ? ojson::array() : ojson(env_.tool_names())},

@@ -26,6 +26,7 @@ struct EpisodeConfig {
   std::string task_id;       // recorded in the transcript header
   std::string model_label;   // e.g. "openai:gpt-4o"; defaults to the client's name()
   std::string note;          // free text for the transcript header (e.g. "scripted example")
+  std::string nki = "2.24";  // the NKI dialect the kernels are read as, recorded in the header
 };
 
 // What one model turn did, for per-turn reports.

@@ -1,6 +1,7 @@
 #include "agent/prompts.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -81,6 +82,17 @@ std::string rank_section_file(int max_rank) {
   return "rank_4d.md";
 }
 
+bool is_episode_nki(const std::string& version) { return version == kLegacyNki || version == kCurrentNki; }
+
+std::string dialect_prompt_path(const std::string& dir, const std::string& nki, const std::string& name) {
+  if (nki == kCurrentNki) {
+    std::string override_path = dir + "/nki-" + nki + "/" + name;
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(override_path, ec)) return override_path;
+  }
+  return dir + "/" + name;
+}
+
 std::string strip_prompt_comments(const std::string& text) {
   std::string out;
   size_t pos = 0;
@@ -110,7 +122,14 @@ std::string strip_prompt_comments(const std::string& text) {
 }
 
 EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& task, Mode mode,
-                                     int max_turns) {
+                                     int max_turns, const std::string& nki) {
+  if (!is_episode_nki(nki))
+    throw std::invalid_argument("no prompts for NKI " + nki + " (episodes run in " + kLegacyNki + " or " + kCurrentNki + ")");
+  // Each file from the dialect's set; read_prompt_file takes (dir, name), so split the path.
+  auto read = [&](const std::string& name) {
+    std::string path = dialect_prompt_path(dir, nki, name);
+    return read_prompt_file(std::filesystem::path(path).parent_path().string(), name);
+  };
   const std::vector<std::string> ids = task_arg_names(task);
   std::string mode_file = std::string("mode_") + (mode == Mode::Agent        ? "agent"
                                                    : mode == Mode::MultiTurn ? "multi_turn"
@@ -129,25 +148,26 @@ EpisodePrompts build_episode_prompts(const std::string& dir, const TaskInfo& tas
       {"kernel_name", task.kernel_name},
       {"max_rank", std::to_string(task.max_rank)},
       {"max_turns", std::to_string(mode == Mode::SingleShot ? 1 : max_turns)},
+      {"nki_version", nki},
       {"start_kernel", task.start_kernel},
       {"start_note", task.start_note},
   };
-  vars["rank_section"] = render_template(read_prompt_file(dir, rank_section_file(task.max_rank)), vars);
-  vars["mode_section"] = render_template(read_prompt_file(dir, mode_file), vars);
+  vars["rank_section"] = render_template(read(rank_section_file(task.max_rank)), vars);
+  vars["mode_section"] = render_template(read(mode_file), vars);
 
   EpisodePrompts p;
-  p.system = render_template(read_prompt_file(dir, "system.md"), vars);
-  p.task = render_template(read_prompt_file(dir, "task.md"), vars);
+  p.system = render_template(read("system.md"), vars);
+  p.task = render_template(read("task.md"), vars);
   if (mode == Mode::Optimize) {
     if (task.start_kernel.empty())
       throw std::invalid_argument("optimize mode needs a starting kernel (the task's reference solution or --start)");
-    p.task += "\n" + render_template(read_prompt_file(dir, "optimize_start.md"), vars);
+    p.task += "\n" + render_template(read("optimize_start.md"), vars);
     p.start_kernel = task.start_kernel;
   }
-  p.review_followup = render_template(read_prompt_file(dir, "followup_review.md"), vars);
-  p.no_code_followup = render_template(read_prompt_file(dir, "followup_no_code.md"), vars);
+  p.review_followup = render_template(read("followup_review.md"), vars);
+  p.no_code_followup = render_template(read("followup_no_code.md"), vars);
   vars["result"] = "{{result}}";  // filled per turn by the loop
-  p.feedback = render_template(read_prompt_file(dir, "followup_feedback.md"), vars);
+  p.feedback = render_template(read("followup_feedback.md"), vars);
   return p;
 }
 

@@ -15,13 +15,14 @@ std::unique_ptr<ReplayClient> ReplayClient::from_transcript(const std::string& p
   } catch (const IoError& e) {
     throw ModelError(ModelErrorKind::Replay, std::string("replay: ") + e.what());
   }
-  std::string model = "unknown", mode;
+  std::string model = "unknown", mode, nki;
   std::vector<ModelReply> replies;
   for (const auto& ev : file.events) {
     std::string type = ev.value("type", "");
     if (type == "header") {
       model = ev.value("model", model);
       mode = ev.value("mode", mode);
+      nki = ev.value("nki", nki);
     }
     if (type != "response") continue;
     try {
@@ -40,6 +41,7 @@ std::unique_ptr<ReplayClient> ReplayClient::from_transcript(const std::string& p
     throw ModelError(ModelErrorKind::Replay, "replay: " + path + " has no response events");
   auto client = std::make_unique<ReplayClient>(std::move(replies), model);
   client->recorded_mode_ = mode;
+  client->recorded_nki_ = nki;
   return client;
 }
 

@@ -28,12 +28,16 @@ class ReplayClient : public ModelClient {
   const std::string& recorded_model() const { return recorded_model_; }
   // The recorded episode's mode ("agent", ...), empty when the header lacks it.
   const std::string& recorded_mode() const { return recorded_mode_; }
+  // The recorded episode's NKI dialect ("2.24", "0.6"), empty when the header lacks it
+  // (transcripts from before `--nki` existed, all of them 2.24).
+  const std::string& recorded_nki() const { return recorded_nki_; }
   size_t remaining() const { return replies_.size() - next_; }
 
  private:
   std::vector<ModelReply> replies_;
   std::string recorded_model_;
   std::string recorded_mode_;
+  std::string recorded_nki_;
   size_t next_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "agent/prompts.h"
 #include "agent/replay_client.h"
 #include "agent/task_episode.h"
 #include "base/diagnostic.h"
@@ -46,7 +47,7 @@ std::string summary_line(const SolveOptions& o, const std::string& model, const 
   std::ostringstream line;
   line << (r.verdict == VerdictKind::Pass ? "PASS" : "FAIL") << " " << verdict_kind_name(r.verdict)
        << " task=" << o.task_id << " model=" << model << " mode=" << mode_name(o.mode)
-       << " turns=" << r.turns << " stop=" << stop_reason_name(r.stop_reason) << " tokens=" << r.usage.input_tokens
+       << " nki=" << o.nki << " turns=" << r.turns << " stop=" << stop_reason_name(r.stop_reason) << " tokens=" << r.usage.input_tokens
        << "/" << r.usage.output_tokens;
   line.setf(std::ios::fixed);
   line.precision(4);
@@ -68,6 +69,12 @@ std::unique_ptr<ModelClient> open_client(SolveOptions& o, const SolveDeps& deps,
     auto replay = ReplayClient::from_transcript(o.replay_path);
     if (model_label.empty()) model_label = replay->recorded_model();
     if (!o.mode_given && !replay->recorded_mode().empty()) o.mode = mode_from_name(replay->recorded_mode());
+    if (!o.nki_given && !replay->recorded_nki().empty()) {
+      if (!is_episode_nki(replay->recorded_nki()))
+        throw ModelError(ModelErrorKind::Replay, "replay: " + o.replay_path + " records NKI '" + replay->recorded_nki() +
+                                                     "'; pass --nki 2.24 or --nki 0.6");
+      o.nki = replay->recorded_nki();
+    }
     return replay;
   }
   ClientOptions co;
@@ -84,7 +91,7 @@ std::unique_ptr<ModelClient> open_client(SolveOptions& o, const SolveDeps& deps,
 
 void write_result_json(const SolveOptions& o, const std::string& model_label, const SolveOutcome& s) {
   nlohmann::ordered_json rj = {
-      {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)},
+      {"task_id", o.task_id}, {"model", model_label}, {"mode", mode_name(o.mode)}, {"nki", o.nki},
       {"replay", o.replay_path}, {"verdict", verdict_kind_name(s.result.verdict)},
       {"passed", s.result.verdict == VerdictKind::Pass}, {"stop_reason", stop_reason_name(s.result.stop_reason)},
       {"turns", s.result.turns}, {"tool_calls", s.result.tool_calls}, {"error", s.result.error},
@@ -119,12 +126,13 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
     if (!problem.empty()) throw std::invalid_argument(problem);
   }
   if (o.mode == Mode::Optimize) {
+    if (o.start_path.empty() && deps.default_start) o.start_path = deps.default_start(o.task_id, o.nki);
     if (o.start_path.empty()) throw std::invalid_argument("optimize mode needs a starting kernel: --start FILE");
     task.start_kernel = read_start_kernel(o.start_path);
   }
   // Render the prompts now so a broken prompt file fails before the tools are built.
-  build_episode_prompts(prompts_dir, task, o.mode, o.max_turns);
-  std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id);
+  build_episode_prompts(prompts_dir, task, o.mode, o.max_turns, o.nki);
+  std::unique_ptr<KernelTools> tools = deps.make_tools(o.task_id, o.nki);
   tools->set_offer(o.tools);
   if (o.mode == Mode::Optimize) {
     // The harness keeps the starting kernel as the answer until a faster verified one appears,
@@ -165,6 +173,7 @@ SolveOutcome run_solve(const SolveOptions& options, const SolveDeps& deps) {
   episode.max_cost_usd = o.max_cost_usd;
   episode.max_wall_s = o.max_wall_s;
   episode.model_label = model_label;
+  episode.nki = o.nki;
   s.result = run_task_episode(episode, *client, *tools);
   if (!s.result.final_kernel.empty()) write_file(s.kernel_path, s.result.final_kernel);
   else s.kernel_path.clear();

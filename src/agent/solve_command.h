@@ -18,8 +18,10 @@ namespace nki::agent {
 struct SolveDeps {
   // Loads a task by id; throws (e.g. nki::IoError) for an unknown id.
   std::function<TaskInfo(const std::string& task_id)> load_task;
-  // Compile/verify tools bound to that task.
-  std::function<std::unique_ptr<KernelTools>(const std::string& task_id)> make_tools;
+  // Compile/verify tools bound to that task, reading kernels as NKI `nki` ("2.24" or "0.6").
+  std::function<std::unique_ptr<KernelTools>(const std::string& task_id, const std::string& nki)> make_tools;
+  // Optimize mode without --start: the path of the task's reference solution in dialect `nki`.
+  std::function<std::string(const std::string& task_id, const std::string& nki)> default_start;
   // Optional: builds the model client (tests inject one); defaults to make_model_client.
   std::function<std::unique_ptr<ModelClient>(const ClientOptions&)> make_client;
 };
@@ -29,6 +31,8 @@ struct SolveOptions {
   std::string model_spec;      // required unless replaying
   Mode mode = Mode::Agent;
   bool mode_given = false;     // false: a replay runs in its recorded mode
+  std::string nki = "2.24";    // --nki: the dialect of the prompts and of every kernel check
+  bool nki_given = false;      // false: a replay runs in its recorded dialect
   int max_turns = 10;
   std::string out_dir;         // default runs/<task_id>
   std::string replay_path;
@@ -43,8 +47,8 @@ struct SolveOptions {
   bool prompt_cache = true;    // --no-prompt-cache turns Anthropic cache breakpoints off
   ToolOffer tools;             // --tools (agent and optimize mode)
   bool tools_given = false;    // checked against the mode once a replay's recorded mode is known
-  // Optimize mode: the starting kernel (--start FILE). It must pass verify_kernel; the episode
-  // then looks for a faster kernel that also passes.
+  // Optimize mode: the starting kernel (--start FILE; empty: deps.default_start). It must pass
+  // verify_kernel; the episode then looks for a faster kernel that also passes.
   std::string start_path;
 };
 

@@ -5,7 +5,7 @@
 namespace nki::agent {
 
 EpisodeResult run_task_episode(const TaskEpisode& e, ModelClient& model, KernelTools& tools) {
-  EpisodePrompts prompts = build_episode_prompts(resolve_prompts_dir(e.prompts_dir), e.task, e.mode, e.max_turns);
+  EpisodePrompts prompts = build_episode_prompts(resolve_prompts_dir(e.prompts_dir), e.task, e.mode, e.max_turns, e.nki);
   EpisodeConfig cfg;
   cfg.mode = e.mode;
   cfg.max_turns = e.max_turns;
@@ -14,6 +14,7 @@ EpisodeResult run_task_episode(const TaskEpisode& e, ModelClient& model, KernelT
   cfg.task_id = e.task.id;
   cfg.model_label = e.model_label;
   cfg.note = e.note;
+  cfg.nki = e.nki;
   std::unique_ptr<TranscriptWriter> writer;
   if (!e.transcript_path.empty()) writer = std::make_unique<TranscriptWriter>(e.transcript_path);
   return run_episode(cfg, prompts, model, tools, writer.get());

@@ -18,6 +18,9 @@ struct TaskEpisode {
   double max_wall_s = 0;
   std::string model_label;      // recorded in the header; empty: the client's name()
   std::string note;
+  // The NKI dialect ("2.24" or "0.6"): it picks the prompt set and is recorded in the
+  // transcript. The tools must read kernels as the same dialect (the caller builds them).
+  std::string nki = "2.24";
 };
 
 // Renders the prompts, opens the transcript and runs the loop. Throws nki::IoError (prompt or

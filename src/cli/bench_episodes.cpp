@@ -18,6 +18,7 @@ eval::EpisodeFn simulator_episodes(const ParsedOptions& o) {
   s.tools = agent::parse_tool_offer(tools_list(o, parse_mode(o.text("mode")).value_or(Mode::Agent)));
   s.solutions_dir = o.text("solutions-dir");
   s.target = target_from(o);
+  s.nki = o.text("nki");
   if (!s.replay_dir.empty()) {
     std::error_code ec;
     if (!std::filesystem::is_directory(s.replay_dir, ec))

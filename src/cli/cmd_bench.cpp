@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "agent/prompts.h"
 #include "agent/tools.h"
 #include "cli/common.h"
 #include "cli/stop_signals.h"
@@ -52,7 +53,7 @@ std::vector<OptionSpec> bench_options() {
                   "compile,verify,profile (profile_kernel: the cost model's estimate);\n"
                   "optimize mode needs verify", "compile,verify"),
       text_option("solutions-dir", "DIR", "optimize mode: starting kernels DIR/<task_id>.py\n"
-                  "(default TASKS_DIR/../solutions)"),
+                  "(default TASKS_DIR/../solutions, or solutions_nki06 for --nki 0.6)"),
       text_option("subset", "NAME", "ablation60 | balanced150 | ...: TASKS_DIR/subsets/NAME.txt; all: every task\n"
                   "directory (required)"),
       integer_option("jobs", "N", 1, 1024, "episodes run in parallel (does not change results)", "1"),
@@ -62,6 +63,7 @@ std::vector<OptionSpec> bench_options() {
       text_option("shard", "I/N", "run only items j with j mod N == I of the (task, sample) list (0-based)"),
       tasks_dir_option(),
       target_option(),
+      episode_nki_option(),
       flag_option("retry-api-errors", "run finished episodes whose verdict is api_error again"),
       text_option("base-url", "URL", "model API root (OpenAI-compatible or Anthropic endpoint)"),
       timeout,
@@ -74,6 +76,7 @@ std::vector<OptionSpec> bench_options() {
 std::string default_run_dir(const eval::RunConfig& c) {
   std::string dir = "runs/" + eval::safe_file_name(c.model) + "_" + eval::mode_name(c.mode) + "_" +
                     eval::safe_file_name(c.subset);
+  if (c.nki != agent::kLegacyNki) dir += "_nki" + c.nki;
   if (!c.shard.whole()) dir += "_shard" + std::to_string(c.shard.index) + "of" + std::to_string(c.shard.count);
   return dir;
 }
@@ -90,6 +93,7 @@ eval::BenchOptions bench_options_from(const ParsedOptions& o) {
   c.tools = tools_list(o, c.mode);
   // verify simulates this NeuronCore; estimates and speed baselines (TASKS_DIR/baselines*.json) match it.
   c.target = target_from(o) == front::Target::Trn2 ? "trn2" : "trn1";
+  c.nki = o.text("nki");
   c.samples = static_cast<int>(*o.integer("samples"));
   c.max_turns = static_cast<int>(o.integer("max-turns").value_or(c.mode == eval::Mode::SingleShot ? 1 : 10));
   if (o.has("shard")) {

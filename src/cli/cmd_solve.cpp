@@ -35,13 +35,16 @@ std::vector<OptionSpec> solve_options() {
                                   "| optimize (make the --start kernel faster, keep it correct)");
   mode.default_help = "agent; a replay: the recorded mode";
   OptionSpec start = text_option("start", "FILE", "optimize mode: the starting kernel; it must pass verify");
-  start.default_help = "TASKS_DIR/../solutions/<task>.py, the reference solution";
+  start.default_help = "the reference solution, TASKS_DIR/../solutions/<task>.py\n(--nki 0.6: solutions_nki06/<task>.py)";
+  OptionSpec nki = episode_nki_option();
+  nki.default_help = "2.24; a replay: the recorded dialect";
   return {
       text_option("task", "ID", "task to solve (required)"),
       text_option("model", "P:NAME",
                   "openai:NAME or anthropic:NAME (keys: OPENAI_API_KEY, ANTHROPIC_API_KEY);\n"
                   "required unless --replay"),
       mode,
+      nki,
       text_option("tools", "LIST",
                   "tools offered in agent and optimize mode, a subset of compile,verify,profile\n"
                   "(profile_kernel: the cost model's estimate); optimize mode needs verify",
@@ -115,7 +118,10 @@ agent::SolveOptions solve_options_from(const ParsedOptions& o) {
   }
   if (o.has("start") && s.mode_given && s.mode != agent::Mode::Optimize)
     throw UsageError("--start is for --mode optimize");
-  s.start_path = o.has("start") ? o.text("start") : tasks_root_from(o) + "/../solutions/" + s.task_id + ".py";
+  // Without --start the deps pick the task's reference solution in the episode's dialect.
+  if (o.has("start")) s.start_path = o.text("start");
+  s.nki = o.text("nki");
+  s.nki_given = o.has("nki");
   if (s.model_spec.empty() && s.replay_path.empty()) throw UsageError("--model or --replay is required");
   return s;
 }

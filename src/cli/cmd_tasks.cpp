@@ -134,8 +134,7 @@ int verify_solutions(const ParsedOptions& o, const std::string& root) {
   // docs/nki-current.md), read as that dialect; tasks without one are counted, not failed.
   std::string dialect = o.has("nki") ? o.text("nki") : "";
   bool current = !dialect.empty() && dialect != "2.24";
-  std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir")
-                                                 : root + (current ? "/../solutions_nki06" : "/../solutions");
+  std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : default_solutions_dir(root, current);
   if (current) {
     std::vector<std::string> present;
     for (const std::string& id : ids)

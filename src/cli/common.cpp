@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "agent/prompts.h"
 #include "cli/numbers.h"
 #include "task/task_spec.h"
 
@@ -64,6 +65,15 @@ OptionSpec nki_option() {
                                "NKI dialect version the kernel is read as");
   o.default_help = "detected from the imports (neuronxcc.nki: 2.24, nki: 0.6)";
   return o;
+}
+
+OptionSpec episode_nki_option() {
+  // Only the versions with a prompt set (agent/prompts.h): the primer teaches one dialect.
+  return choice_option("nki", "2.24|0.6", {agent::kLegacyNki, agent::kCurrentNki},
+                       "NKI dialect of the episode: the primer the model reads, the\n"
+                       "dialect every kernel is checked in, and (optimize) the starting\n"
+                       "solutions (solutions/ or solutions_nki06/)",
+                       agent::kLegacyNki);
 }
 
 OptionSpec const_option() {

@@ -18,6 +18,8 @@ OptionSpec grid_option();
 OptionSpec target_option();
 OptionSpec const_option();
 OptionSpec nki_option();
+// solve and bench: the dialect of an episode (2.24 or 0.6), which has a prompt set of its own.
+OptionSpec episode_nki_option();
 OptionSpec numerics_option();
 OptionSpec tasks_dir_option();
 OptionSpec trials_option();  // verify and tasks: 1..1000, default the task's own count

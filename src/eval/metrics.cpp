@@ -100,7 +100,7 @@ RunMetrics compute_metrics(const RunConfig& config, const std::vector<StoredEpis
   RunMetrics m;
   m.config = config;
   m.run_dir = run_dir;
-  m.label = std::string(mode_name(config.mode)) + " \u00b7 " + config.model;
+  m.label = run_label(config);
   m.expected_episodes = shard_size(config.task_count * config.samples, config.shard);
 
   std::unordered_map<std::string, size_t> task_index;

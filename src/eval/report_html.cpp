@@ -103,7 +103,8 @@ void cards(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
       << " passed</small></div><div class=\"facts\">strict 1e-3 " << percent(r.strict_overall.rate()) << " \u00b7 "
       << dollars(r.cost_per_episode()) << " per task \u00b7 "
       << (r.overall.passed ? fixed(r.mean_turns_to_pass, 1) + " turns to pass" : std::string("no passes"))
-      << "<br>" << html_escape(r.config.subset) << ", " << r.config.samples << " sample"
+      << "<br>NKI " << html_escape(r.config.nki) << " on " << html_escape(r.config.target) << ", "
+      << html_escape(r.config.subset) << ", " << r.config.samples << " sample"
       << (r.config.samples == 1 ? "" : "s") << ", \u2264" << r.config.max_turns << " turns</div></div>";
   }
   s << "</section>";

@@ -13,7 +13,7 @@ namespace nki::eval {
 void assign_labels(std::vector<RunMetrics>& runs) {
   std::map<std::string, int> uses;
   for (auto& r : runs) {
-    r.label = std::string(mode_name(r.config.mode)) + " \u00b7 " + r.config.model;
+    r.label = run_label(r.config);
     uses[r.label]++;
   }
   for (auto& r : runs)
@@ -44,11 +44,11 @@ std::set<int> all_levels(const std::vector<RunMetrics>& runs) {
 }
 
 void runs_table(std::ostringstream& s, const std::vector<RunMetrics>& runs) {
-  s << "## Runs\n\n| Run | Model | Mode | Subset | Samples | Max turns | Finished | Directory |\n"
-       "|---|---|---|---|---:|---:|---:|---|\n";
+  s << "## Runs\n\n| Run | Model | Mode | NKI | Target | Subset | Samples | Max turns | Finished | Directory |\n"
+       "|---|---|---|---|---|---|---:|---:|---:|---|\n";
   for (const auto& r : runs) {
-    s << "| " << md_cell(r.label) << " | " << md_cell(r.config.model) << " | " << mode_name(r.config.mode)
-      << " | " << md_cell(r.config.subset) << " | " << r.config.samples << " | " << r.config.max_turns << " | "
+    s << "| " << md_cell(r.label) << " | " << md_cell(r.config.model) << " | " << mode_name(r.config.mode) << " | "
+      << md_cell(r.config.nki) << " | " << md_cell(r.config.target) << " | " << md_cell(r.config.subset) << " | " << r.config.samples << " | " << r.config.max_turns << " | "
       << r.finished << "/" << r.expected_episodes;
     if (r.unfinished) s << " (" << r.unfinished << " interrupted)";
     s << " | " << md_cell(r.run_dir) << " |\n";

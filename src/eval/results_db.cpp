@@ -69,8 +69,8 @@ void ResultsDb::init_run(const RunConfig& config) {
     return;
   }
   std::lock_guard lock(mu_);
-  db_->prepare("INSERT INTO runs (id, config_json, model, mode, subset, samples, max_turns, shard) "
-               "VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+  db_->prepare("INSERT INTO runs (id, config_json, model, mode, subset, samples, max_turns, shard, nki, target) "
+               "VALUES (1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)")
       .bind(1, config_to_json(config))
       .bind(2, config.model)
       .bind(3, std::string(mode_name(config.mode)))
@@ -78,6 +78,8 @@ void ResultsDb::init_run(const RunConfig& config) {
       .bind(5, config.samples)
       .bind(6, config.max_turns)
       .bind(7, shard_text(config.shard))
+      .bind(8, config.nki)
+      .bind(9, config.target)
       .run();
 }
 

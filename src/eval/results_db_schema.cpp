@@ -20,6 +20,8 @@ CREATE TABLE IF NOT EXISTS runs (
   samples     INTEGER NOT NULL,
   max_turns   INTEGER NOT NULL,
   shard       TEXT NOT NULL,
+  nki         TEXT NOT NULL DEFAULT '2.24',
+  target      TEXT NOT NULL DEFAULT 'trn1',
   created_at  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
 );
 CREATE TABLE IF NOT EXISTS episodes (
@@ -74,19 +76,25 @@ CREATE TABLE IF NOT EXISTS usage (
 );
 )sql";
 
-// Columns each version added to episodes (name, SQL type); version 1 is kSchema without them.
+// Columns each version added (table, name, SQL type with the value older rows get); version 1
+// is kSchema without them.
 struct AddedColumn {
   int version;
+  const char* table;
   const char* name;
   const char* type;
 };
-constexpr AddedColumn kAddedEpisodeColumns[] = {
-    {2, "est_latency_ns", "REAL"}, {2, "pct_of_peak", "REAL"}, {2, "baseline_ns", "REAL"}};
+constexpr AddedColumn kAddedColumns[] = {
+    {2, "episodes", "est_latency_ns", "REAL"},
+    {2, "episodes", "pct_of_peak", "REAL"},
+    {2, "episodes", "baseline_ns", "REAL"},
+    {3, "runs", "nki", "TEXT NOT NULL DEFAULT '2.24'"},
+    {3, "runs", "target", "TEXT NOT NULL DEFAULT 'trn1'"},
+};
 
 bool added_after(const std::string& table, const std::string& col, int version) {
-  if (table != "episodes") return false;
-  for (const AddedColumn& c : kAddedEpisodeColumns)
-    if (col == c.name && c.version > version) return true;
+  for (const AddedColumn& c : kAddedColumns)
+    if (table == c.table && col == c.name && c.version > version) return true;
   return false;
 }
 
@@ -160,10 +168,11 @@ void check_results_schema(Database& db, int version, const std::vector<std::stri
 void migrate_results_schema(Database& db, int version) {
   if (version >= kResultsSchemaVersion) return;
   Transaction tx(db);
-  std::vector<std::string> have = columns_of(db, "episodes");
-  for (const AddedColumn& c : kAddedEpisodeColumns)
+  for (const AddedColumn& c : kAddedColumns) {
+    std::vector<std::string> have = columns_of(db, c.table);
     if (c.version > version && std::find(have.begin(), have.end(), c.name) == have.end())
-      db.exec(std::string("ALTER TABLE episodes ADD COLUMN ") + c.name + " " + c.type);
+      db.exec(std::string("ALTER TABLE ") + c.table + " ADD COLUMN " + c.name + " " + c.type);
+  }
   db.exec("PRAGMA user_version = " + std::to_string(kResultsSchemaVersion));
   tx.commit();
 }

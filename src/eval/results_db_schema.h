@@ -12,7 +12,9 @@ class Database;
 // Schema version written to PRAGMA user_version (docs/evaluation.md). Version 2 added the speed
 // columns of episodes (est_latency_ns, pct_of_peak, baseline_ns); a version-1 database still
 // opens: read-only it reads as having no estimates, read-write it is migrated in place.
-constexpr int kResultsSchemaVersion = 2;
+// Version 3 added the runs columns nki and target (the dialect and NeuronCore of the run; they
+// were already in config_json when set); older runs read as 2.24 on trn1.
+constexpr int kResultsSchemaVersion = 3;
 constexpr int kOldestReadableSchemaVersion = 1;
 
 // Creates every table and sets user_version, in one transaction.

@@ -31,6 +31,13 @@ std::string shard_text(const ShardSpec& s) {
   return std::to_string(s.index) + "/" + std::to_string(s.count);
 }
 
+std::string run_label(const RunConfig& c) {
+  std::string label = std::string(mode_name(c.mode)) + " \u00b7 " + c.model;
+  if (c.nki != "2.24") label += " \u00b7 NKI " + c.nki;
+  if (c.target != "trn1") label += " \u00b7 " + c.target;
+  return label;
+}
+
 std::string config_to_json(const RunConfig& c) {
   nlohmann::json j = {
       {"model", c.model},
@@ -40,6 +47,7 @@ std::string config_to_json(const RunConfig& c) {
       {"max_turns", c.max_turns},
       {"tools", c.tools},
       {"target", c.target},
+      {"nki", c.nki},
       {"task_list_fingerprint", c.task_list_fingerprint},
       {"task_count", c.task_count},
       {"shard", shard_text(c.shard)},
@@ -63,6 +71,8 @@ RunConfig config_from_json(const std::string& text) {
     if (j.contains("tools")) c.tools = j.at("tools").get<std::string>();
     // Absent in runs started before bench had --target: they ran on trn1.
     if (j.contains("target")) c.target = j.at("target").get<std::string>();
+    // Absent in runs started before bench had --nki: they ran in the legacy dialect.
+    if (j.contains("nki")) c.nki = j.at("nki").get<std::string>();
     c.task_list_fingerprint = j.at("task_list_fingerprint").get<std::string>();
     c.task_count = j.at("task_count").get<int>();
     c.shard = parse_shard(j.at("shard").get<std::string>());
@@ -88,6 +98,7 @@ std::string describe_config_difference(const RunConfig& a, const RunConfig& b, b
   field("max_turns", a.max_turns, b.max_turns);
   field("tools", a.tools, b.tools);
   field("target", a.target, b.target);
+  field("nki", a.nki, b.nki);
   field("task list", a.task_list_fingerprint, b.task_list_fingerprint);
   if (!ignore_shard) field("shard", shard_text(a.shard), shard_text(b.shard));
   return out.str();

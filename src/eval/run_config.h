@@ -33,6 +33,7 @@ struct RunConfig {
   int max_turns = 10;
   std::string tools = "compile,verify";  // the tools offered in agent and optimize mode (--tools)
   std::string target = "trn1";  // --target: simulated NeuronCore, cost model and speed baselines
+  std::string nki = "2.24";     // --nki: the episodes' dialect (prompts and every kernel check)
   std::string task_list_fingerprint;  // hash of the ordered (id, level) list the subset expanded to
   int task_count = 0;
   ShardSpec shard;
@@ -43,10 +44,14 @@ struct RunConfig {
 
   bool operator==(const RunConfig& o) const {
     return model == o.model && mode == o.mode && subset == o.subset && samples == o.samples &&
-           max_turns == o.max_turns && tools == o.tools && target == o.target && task_list_fingerprint == o.task_list_fingerprint &&
+           max_turns == o.max_turns && tools == o.tools && target == o.target && nki == o.nki && task_list_fingerprint == o.task_list_fingerprint &&
            task_count == o.task_count && shard == o.shard;
   }
 };
+
+// "mode · model", with " · NKI 0.6" and " · trn2" when the run is not in the legacy dialect on
+// trn1: reports compare runs that differ only there.
+std::string run_label(const RunConfig& c);
 
 std::string config_to_json(const RunConfig& c);
 RunConfig config_from_json(const std::string& json);  // throws std::runtime_error on bad input

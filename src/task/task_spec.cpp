@@ -293,6 +293,10 @@ std::string default_tasks_root() {
 #endif
 }
 
+std::string default_solutions_dir(const std::string& tasks_root, bool current_dialect) {
+  return tasks_root + (current_dialect ? "/../solutions_nki06" : "/../solutions");
+}
+
 std::string resolve_task_dir(const std::string& id_or_dir, const std::string& tasks_root) {
   if (is_file(id_or_dir + "/task.json")) return id_or_dir;
   if (id_or_dir.find('/') == std::string::npos && !id_or_dir.empty()) {

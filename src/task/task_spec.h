@@ -80,5 +80,8 @@ TaskSpec parse_task(const std::string& json_text, const std::string& file,
 std::string resolve_task_dir(const std::string& id_or_dir, const std::string& tasks_root);
 // $NKI_TASKS_DIR, else the repository's tasks/ directory.
 std::string default_tasks_root();
+// The reference solutions next to a task directory: <tasks_root>/../solutions for the legacy
+// 2.24 dialect, <tasks_root>/../solutions_nki06 for the current one (docs/nki-current.md).
+std::string default_solutions_dir(const std::string& tasks_root, bool current_dialect);
 
 }  // namespace nki

@@ -275,10 +275,17 @@ bool SimulatorTools::verify_strict(const std::string& code) {
 agent::SolveDeps solve_deps(const std::string& tasks_root) {
   agent::SolveDeps deps;
   deps.load_task = [tasks_root](const std::string& id) { return task_info(load_task(resolve_task_dir(id, tasks_root))); };
-  deps.make_tools = [tasks_root](const std::string& id) -> std::unique_ptr<agent::KernelTools> {
+  deps.make_tools = [tasks_root](const std::string& id, const std::string& nki) -> std::unique_ptr<agent::KernelTools> {
+    // Every kernel of the episode is read as its dialect, whatever it imports: a legacy kernel
+    // in a 0.6 episode gets the migration diagnostics instead of a pass.
+    RunSettings run;
+    run.trace.dialect = nki;
     // A fresh secret per episode: the held-out trials are new to every solve.
-    return std::make_unique<SimulatorTools>(load_task(resolve_task_dir(id, tasks_root)), RunSettings{},
+    return std::make_unique<SimulatorTools>(load_task(resolve_task_dir(id, tasks_root)), run,
                                             HeldOut{HeldOut{}.trials, fresh_secret()});
+  };
+  deps.default_start = [tasks_root](const std::string& id, const std::string& nki) {
+    return default_solutions_dir(tasks_root, nki != agent::kLegacyNki) + "/" + id + ".py";
   };
   return deps;
 }
@@ -295,6 +302,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     TaskSpec task = load_task(resolve_task_dir(req.task_id, settings.tasks_root));
     RunSettings run;
     run.trace.target = settings.target;
+    run.trace.dialect = settings.nki;
     SimulatorTools tools(task, run, HeldOut{settings.held_out_trials, req.held_out_secret});
     tools.set_offer(settings.tools);
     std::unique_ptr<agent::ModelClient> client;
@@ -311,7 +319,8 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     agent::TaskEpisode ep;
     ep.task = task_info(task);
     if (req.mode == Mode::Optimize) {
-      std::string dir = settings.solutions_dir.empty() ? settings.tasks_root + "/../solutions" : settings.solutions_dir;
+      std::string dir = settings.solutions_dir.empty() ? default_solutions_dir(settings.tasks_root, settings.nki != agent::kLegacyNki)
+                                                       : settings.solutions_dir;
       ep.task.start_kernel = read_text(dir + "/" + req.task_id + ".py");
       ep.task.start_note = start_note(tools.estimate(ep.task.start_kernel), baselines->latency_ns(req.task_id), settings.target);
     }
@@ -320,6 +329,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
     ep.prompts_dir = prompts;
     ep.transcript_path = req.transcript_path;
     ep.model_label = req.model;
+    ep.nki = settings.nki;
     agent::EpisodeResult r = agent::run_task_episode(ep, *client, tools);
 
     eval::EpisodeOutcome out;

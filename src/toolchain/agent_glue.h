@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "agent/prompts.h"
 #include "agent/solve_command.h"
 #include "agent/tools.h"
 #include "eval/episode.h"
@@ -75,7 +76,11 @@ struct EpisodeSettings {
   std::string replay_dir;   // when set: replay DIR/<task_id>.jsonl instead of calling a model
   int held_out_trials = 2;  // per final verdict; seeded by EpisodeRequest::held_out_secret
   agent::ToolOffer tools;      // --tools (default compile,verify; profile adds profile_kernel)
-  std::string solutions_dir;   // optimize mode starts from <dir>/<task_id>.py; empty: TASKS/../solutions
+  // optimize mode starts from <dir>/<task_id>.py; empty: TASKS/../solutions, or solutions_nki06
+  // for the current dialect (default_solutions_dir)
+  std::string solutions_dir;
+  // --nki: the dialect of the prompts and of every kernel check ("2.24" or "0.6").
+  std::string nki = agent::kLegacyNki;
   // --target: the NeuronCore verify simulates and the cost model estimates; the speed baselines
   // come from that target's file (baselines_path).
   front::Target target = front::Target::Trn1;

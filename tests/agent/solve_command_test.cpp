@@ -46,7 +46,7 @@ SolveDeps deps_with() {
     if (id == "missing") throw std::runtime_error("unknown task 'missing'");
     return add_task(id);
   };
-  d.make_tools = [](const std::string&) { return std::make_unique<Tools>(); };
+  d.make_tools = [](const std::string&, const std::string&) { return std::make_unique<Tools>(); };
   return d;
 }
 

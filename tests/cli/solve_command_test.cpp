@@ -47,7 +47,7 @@ Command solve_with_marker_tools() {
       if (id == "missing") throw std::runtime_error("unknown task 'missing'");
       return add_task(id);
     };
-    d.make_tools = [](const std::string&) { return std::make_unique<MarkerTools>(); };
+    d.make_tools = [](const std::string&, const std::string&) { return std::make_unique<MarkerTools>(); };
     return d;
   });
 }
@@ -150,7 +150,7 @@ TEST_F(SolveCommand, AgentRunOverHttpWritesKernelTranscriptAndResultAndExitsZero
   std::string stdout_text = ::testing::internal::GetCapturedStdout();
   unsetenv("OPENAI_API_KEY");
   EXPECT_EQ(rc, 0);
-  EXPECT_EQ(stdout_text.rfind("PASS pass task=l1_add_fp32 model=openai:gpt-4o mode=agent turns=2", 0), 0u)
+  EXPECT_EQ(stdout_text.rfind("PASS pass task=l1_add_fp32 model=openai:gpt-4o mode=agent nki=2.24 turns=2", 0), 0u)
       << stdout_text;
   EXPECT_EQ(std::count(stdout_text.begin(), stdout_text.end(), '\n'), 1);
   EXPECT_EQ(server.requests()[0].headers["authorization"], "Bearer k-test");

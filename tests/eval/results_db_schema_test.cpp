@@ -90,7 +90,7 @@ TEST(ResultsDbSchema, UnknownUserVersionIsAnIoErrorNamingTheFile) {
   for (OpenMode mode : {OpenMode::ReadOnly, OpenMode::ReadWrite}) {
     std::string err = open_error(path, mode);
     EXPECT_NE(err.find(path + ": unknown results schema version 7"), std::string::npos) << err;
-    EXPECT_NE(err.find("reads versions 1 to 2: it was written by a newer nkiagent"), std::string::npos) << err;
+    EXPECT_NE(err.find("reads versions 1 to " + std::to_string(kResultsSchemaVersion) + ": it was written by a newer nkiagent"), std::string::npos) << err;
   }
   std::string err = command_errors(run);
   EXPECT_EQ(count_of(err, path + ": unknown results schema version 7"), 3u) << err;
@@ -193,6 +193,49 @@ TEST(ResultsDbSchema, VersionOneDatabasesOpenAndMigrate) {
   EXPECT_DOUBLE_EQ(*eps[0].outcome.baseline_ns, 3000.0);
   EXPECT_DOUBLE_EQ(*eps[0].outcome.pct_of_peak, 12.5);
   fs::remove_all(fs::path(run).parent_path());
+}
+
+// A version-2 database (before runs had the nki and target columns): it opens read-only as is, and
+// a read-write open adds the columns with the values of those runs, 2.24 on trn1.
+TEST(ResultsDbSchema, VersionTwoDatabasesGainTheDialectColumns) {
+  std::string run = damaged_run("ALTER TABLE runs DROP COLUMN nki; ALTER TABLE runs DROP COLUMN target; "
+                                "PRAGMA user_version = 2");
+  std::string path = results_db_path(run);
+  EXPECT_NO_THROW({ ResultsDb old(path, OpenMode::ReadOnly); });
+  { ResultsDb migrated(path); }
+  Database raw(path);
+  auto version = raw.prepare("PRAGMA user_version");
+  ASSERT_TRUE(version.step());
+  EXPECT_EQ(version.integer(0), kResultsSchemaVersion);
+  auto st = raw.prepare("SELECT nki, target FROM runs WHERE id = 1");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.text(0), "2.24");
+  EXPECT_EQ(st.text(1), "trn1");
+  fs::remove_all(fs::path(run).parent_path());
+}
+
+// A new run stores its dialect and target as columns too, for SQL over many run databases.
+TEST(ResultsDbSchema, RunsRecordTheirDialectAsAColumn) {
+  std::string dir = testing::make_temp_dir("schema_nki");
+  RunConfig c;
+  c.model = "m";
+  c.subset = "all";
+  c.nki = "0.6";
+  c.target = "trn2";
+  {
+    ResultsDb db(dir + "/results.sqlite");
+    db.init_run(c);
+  }
+  Database raw(dir + "/results.sqlite");
+  auto st = raw.prepare("SELECT nki, target, json_extract(config_json, '$.nki') FROM runs WHERE id = 1");
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.text(0), "0.6");
+  EXPECT_EQ(st.text(1), "trn2");
+  EXPECT_EQ(st.text(2), "0.6");
+  ResultsDb again(dir + "/results.sqlite", OpenMode::ReadOnly);
+  ASSERT_TRUE(again.stored_config().has_value());
+  EXPECT_EQ(again.stored_config()->nki, "0.6");
+  fs::remove_all(dir);
 }
 
 }  // namespace

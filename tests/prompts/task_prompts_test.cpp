@@ -132,12 +132,48 @@ TEST(PromptComments, AreStrippedWithTheirLines) {
 }
 
 TEST(PromptComments, NoPromptFileLeaksOne) {
-  for (const auto& e : fs::directory_iterator(source_dir() + "/prompts")) {
+  int files = 0;
+  for (const auto& e : fs::recursive_directory_iterator(source_dir() + "/prompts")) {
     if (e.path().extension() != ".md") continue;
-    std::string text = agent::read_prompt_file(source_dir() + "/prompts", e.path().filename().string());
+    ++files;
+    std::string text = agent::read_prompt_file(e.path().parent_path().string(), e.path().filename().string());
     EXPECT_EQ(text.find("<!--"), std::string::npos) << e.path();
     EXPECT_EQ(text.find("-->"), std::string::npos) << e.path();
   }
+  EXPECT_GT(files, 15);  // both dialects' sets, not an empty walk
+}
+
+// A 0.6 episode reads the current dialect's primer, rank guides and review follow-up from
+// prompts/nki-0.6/, and the shared files (task, modes, feedback) from the top level; nothing
+// of the legacy dialect's spelling reaches it. The 2.24 prompts are unchanged by the option.
+TEST(TaskPrompts, CurrentDialectEpisodesReadTheirOwnPrimer) {
+  const std::string prompts = source_dir() + "/prompts";
+  int ranks_seen = 0;
+  std::set<int> ranks;
+  for (const std::string& dir : all_task_dirs()) {
+    agent::TaskInfo info = toolchain::task_info(load_task(dir));
+    if (!ranks.insert(std::min(info.max_rank, 4)).second) continue;  // one task per rank guide
+    ++ranks_seen;
+    SCOPED_TRACE(dir);
+    for (agent::Mode mode : {agent::Mode::Agent, agent::Mode::MultiTurn, agent::Mode::SingleShot}) {
+      agent::EpisodePrompts cur = agent::build_episode_prompts(prompts, info, mode, 5, "0.6");
+      agent::EpisodePrompts old = agent::build_episode_prompts(prompts, info, mode, 5, "2.24");
+      EXPECT_NE(cur.system.find("import nki.language as nl"), std::string::npos);
+      EXPECT_EQ(cur.system.find("import neuronxcc.nki"), std::string::npos);
+      EXPECT_EQ(cur.system.find("nl.affine_range("), std::string::npos) << "0.6 guides use range()";
+      EXPECT_EQ(cur.system.find("mask=("), std::string::npos) << "0.6 has no masks";
+      EXPECT_NE(cur.system.find("min(128"), std::string::npos) << "the rank guide's ragged tail";
+      EXPECT_NE(old.system.find("import neuronxcc.nki.language as nl"), std::string::npos);
+      EXPECT_EQ(cur.task, old.task);  // the task message is dialect-neutral
+      EXPECT_EQ(cur.no_code_followup, old.no_code_followup);
+      EXPECT_EQ(cur.review_followup.find("masked"), std::string::npos);
+      EXPECT_NE(old.review_followup.find("masked"), std::string::npos);
+      EXPECT_EQ(cur.system.find("{{"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(ranks_seen, 3);  // the 2-D, 3-D and 4-D guides were all rendered
+  agent::TaskInfo any = toolchain::task_info(load_task(all_task_dirs().front()));
+  EXPECT_THROW(agent::build_episode_prompts(prompts, any, agent::Mode::Agent, 5, "0.5"), std::invalid_argument);
 }
 
 }  // namespace
