@@ -31,6 +31,7 @@ std::vector<OptionSpec> serve_options() {
                   "127.0.0.1:8080"),
       integer_option("jobs", "N", 1, 256, "kernels judged at once", "2"),
       target_option(),
+      episode_nki_option(),
       tasks_dir_option(),
       text_option("token-file", "FILE",
                   "file whose first line is the bearer token every request but /v1/health must send;\n"
@@ -85,6 +86,7 @@ int serve_command(const ParsedOptions& o) {
   c.prompts_dir = o.text("prompts");
   c.jobs = static_cast<int>(*o.integer("jobs"));
   c.target = target_from(o) == front::Target::Trn2 ? cost::Target::Trn2 : cost::Target::Trn1;
+  c.nki = o.text("nki");
   c.kernel_seconds = *o.real("kernel-seconds");
   c.kernel_memory_bytes = o.integer("kernel-memory").value_or(0) * (int64_t{1} << 20);
   c.held_out_trials = static_cast<int>(*o.integer("held-out-trials"));

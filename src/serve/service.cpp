@@ -155,6 +155,7 @@ Service::Service(ServiceConfig config) : config_(std::move(config)), golden_(con
   eval_.baselines = std::make_shared<const toolchain::BaselineLookup>(config_.tasks_root, config_.target);
   eval_.target = config_.target;
   eval_.run.trace.target = config_.target == cost::Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1;
+  eval_.run.trace.dialect = config_.nki;  // a kernel of the other dialect stops at its imports
   eval_.run.isolation.wall_seconds = config_.kernel_seconds;
   eval_.run.isolation.memory_bytes = config_.kernel_memory_bytes;
   eval_.run.machine.max_seconds = config_.kernel_seconds;
@@ -172,7 +173,7 @@ Service::~Service() = default;
 
 ojson Service::health() const {
   return {{"status", "ok"}, {"tasks", tasks_.size()}, {"jobs", config_.jobs},
-          {"held_out_trials", config_.held_out_trials}, {"target", cost::target_name(config_.target)}};
+          {"held_out_trials", config_.held_out_trials}, {"target", cost::target_name(config_.target)}, {"nki", config_.nki}};
 }
 
 ojson Service::list_tasks() const {
@@ -193,7 +194,7 @@ ojson Service::task_prompt(const std::string& id, const std::string& mode_name_)
   const TaskSpec& t = task_by_id(id);
   Mode mode = mode_of(mode_name_.empty() ? "agent" : mode_name_);
   agent::EpisodePrompts p = agent::build_episode_prompts(agent::resolve_prompts_dir(config_.prompts_dir),
-                                                         toolchain::task_info(t), mode, 10);
+                                                         toolchain::task_info(t), mode, 10, config_.nki);
   ojson tools = ojson::array();
   if (mode == Mode::Agent)
     for (const agent::ToolSpec& s : agent::kernel_tool_specs()) tools.push_back(tool_json(s));
@@ -418,7 +419,7 @@ ojson Service::start_episode(const json& body) {
   toolchain::RunSettings run = eval_.run;
   e->tools = std::make_unique<toolchain::SimulatorTools>(t, run, toolchain::HeldOut{eval_.held_out_trials, eval_.held_out_secret});
   agent::EpisodePrompts prompts = agent::build_episode_prompts(agent::resolve_prompts_dir(config_.prompts_dir),
-                                                               toolchain::task_info(t), mode, max_turns);
+                                                               toolchain::task_info(t), mode, max_turns, config_.nki);
   e->env = std::make_unique<agent::Environment>(mode, max_turns, std::move(prompts), *e->tools);
   agent::Conversation c = e->env->reset();
   ojson tools = ojson::array();

@@ -200,6 +200,26 @@ TEST(ServeTarget, PerfRewardOnTrn2UsesTheTrn2Baselines) {
   EXPECT_NE(*trn1_base.latency_ns(kTask), *trn2_base.latency_ns(kTask));  // the two tables differ on this task
 }
 
+// serve --nki 0.6: prompts from the current dialect's set, and only current-dialect kernels earn
+// the reward (the legacy solution stops at its imports).
+TEST(ServeDialect, CurrentDialectServerJudgesInThatDialect) {
+  ServiceConfig c;
+  c.tasks_root = kSource + "/tasks";
+  c.jobs = 1;
+  c.kernel_seconds = 5;
+  c.held_out_secret = 424242;
+  c.nki = "0.6";
+  Service current(c);
+  EXPECT_EQ(current.health()["nki"], "0.6");
+  json p = current.task_prompt(kTask, "agent");
+  EXPECT_NE(p.dump().find("NKI primer (NKI 0.6"), std::string::npos);
+  json ok = current.reward({{"task", kTask}, {"code", read_file(kSource + "/solutions_nki06/l1_add_fp32.py")}, {"reward", "binary"}});
+  EXPECT_EQ(ok["reward"], 1.0) << ok.dump();
+  json legacy = current.reward({{"task", kTask}, {"code", solution()}, {"reward", "binary"}});
+  EXPECT_NE(legacy["reward"], 1.0) << legacy.dump();
+  EXPECT_EQ(legacy["verdict"], "compile_error") << legacy.dump();
+}
+
 TEST_F(ServeTest, IdenticalInputsGiveIdenticalRewards) {
   int st = 0;
   json a = reward(kWrong, "graded", &st);
