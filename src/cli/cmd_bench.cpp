@@ -124,7 +124,7 @@ void print_speed(const std::string& run_dir) {
                 100 * sp.fast_p(0), 100 * sp.fast_p(1), 100 * sp.fast_p(2), sp.episodes, sp.geomean_speedup(),
                 sp.with_speedup, sp.mean_pct_of_peak());
   std::cout << buf << "\n";
-  if (sp.no_baseline) std::cout << sp.no_baseline << " episode(s) of tasks without a baseline (TASKS_DIR/baselines.json, or baselines.trn2.json for --target trn2)\n";
+  if (sp.no_baseline) std::cout << sp.no_baseline << " episode(s) of tasks without a baseline (TASKS_DIR/baselines[.nki06][.trn2].json for the run's --nki and --target)\n";
 }
 
 int print_summary(const eval::BenchSummary& s, const std::string& run_dir) {

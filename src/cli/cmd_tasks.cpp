@@ -260,8 +260,7 @@ int tasks(const ParsedOptions& o) {
   if (sub == "verify-solutions") return verify_solutions(o, root);
   if (sub == "audit") return audit(o, root);
   if (sub == "baselines")  // always every task directory: the file covers the whole benchmark
-    return task_baselines(o, root, subset_ids(root, "all"),
-                          o.has("solutions-dir") ? o.text("solutions-dir") : root + "/../solutions");
+    return task_baselines(o, root, subset_ids(root, "all"));
   throw UsageError("unknown tasks command '" + sub + "'");
 }
 
@@ -290,11 +289,12 @@ Command make_tasks_command() {
   OptionSpec trials = trials_option();
   trials.help += ", for verify-solutions and audit";
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
-  solutions.default_help = "TASKS_DIR/../solutions";
-  solutions.help += " and baselines";
+  solutions.default_help = "TASKS_DIR/../solutions, or solutions_nki06 for --nki 0.6";
+  solutions.help += " and baselines\n(baselines: needs --nki)";
   OptionSpec baselines_target = choice_option("target", "trn1|trn2", {"trn1", "trn2"},
-                                              "for baselines: only this target's file (trn1: baselines.json,\n"
-                                              "trn2: baselines.trn2.json)");
+                                              "for baselines: only this target's files (trn1: baselines.json,\n"
+                                              "trn2: baselines.trn2.json; baselines.nki06[.trn2].json for\n"
+                                              "the current dialect's solutions; --nki picks one dialect)");
   baselines_target.default_help = "both";
   c.spec.options = {
       text_option("subset", "NAME",

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "base/diagnostic.h"
+#include "task/task_spec.h"
 #include "toolchain/speed.h"
 
 namespace nki::cli {
@@ -32,9 +33,9 @@ namespace {
 
 // One target's file: written, or with --check compared (returns 1 when stale).
 int baselines_for(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
-                  const std::string& solutions_dir, cost::Target target) {
+                  const std::string& solutions_dir, cost::Target target, bool current) {
   size_t done = 0;
-  const std::string label = cost::target_name(target);
+  const std::string label = std::string(current ? "nki 0.6 " : "") + cost::target_name(target);
   toolchain::BaselineFile fresh = toolchain::compute_baselines(
       root, solutions_dir, ids,
       [&](const std::string& id, const toolchain::Baseline&) {
@@ -43,12 +44,12 @@ int baselines_for(const ParsedOptions& o, const std::string& root, const std::ve
       },
       target);
   std::cerr << "\n";
-  const std::string path = toolchain::baselines_path(root, target);
+  const std::string path = toolchain::baselines_path(root, target, current);
   report_missing(fresh);
   if (o.flag("check")) {
     std::optional<toolchain::BaselineFile> committed;
     try {
-      committed = toolchain::load_baselines(root, target);
+      committed = toolchain::load_baselines(root, target, current);
     } catch (const std::runtime_error& e) {
       throw IoError(e.what());
     }
@@ -75,13 +76,20 @@ int baselines_for(const ParsedOptions& o, const std::string& root, const std::ve
 
 }  // namespace
 
-int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
-                   const std::string& solutions_dir) {
-  // Both targets' files unless --target names one (bench reads the file of its --target).
+int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids) {
+  // Both targets' files unless --target names one (bench reads the file of its --target), for
+  // both dialects unless --nki names one: 2.24 estimates solutions/, 0.6 solutions_nki06/.
   std::vector<cost::Target> targets = {cost::Target::Trn1, cost::Target::Trn2};
   if (o.has("target")) targets = {o.text("target") == "trn2" ? cost::Target::Trn2 : cost::Target::Trn1};
+  std::vector<bool> dialects = {false, true};
+  if (o.has("nki")) dialects = {o.text("nki") != "2.24"};
+  if (o.has("solutions-dir") && dialects.size() > 1)
+    throw UsageError("tasks baselines --solutions-dir needs --nki: the directory holds one dialect's solutions");
   int rc = 0;
-  for (cost::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions_dir, t));
+  for (bool current : dialects) {
+    const std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : default_solutions_dir(root, current);
+    for (cost::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions, t, current));
+  }
   return rc;
 }
 

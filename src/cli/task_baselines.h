@@ -9,9 +9,10 @@
 
 namespace nki::cli {
 
-// Writes both targets' baseline files for `ids` (only --target's when given), or with --check
-// compares them with a fresh computation and returns 1 on any difference. Tasks without a baseline are listed, never fatal.
-int task_baselines(const ParsedOptions& o, const std::string& tasks_root, const std::vector<std::string>& ids,
-                   const std::string& solutions_dir);
+// Writes the baseline files for `ids`, both targets (only --target's when given) and both
+// dialects (only --nki's when given; --solutions-dir then names its solutions), or with --check
+// compares them with a fresh computation and returns 1 on any difference. Tasks without a
+// baseline are listed, never fatal.
+int task_baselines(const ParsedOptions& o, const std::string& tasks_root, const std::vector<std::string>& ids);
 
 }  // namespace nki::cli

@@ -152,7 +152,8 @@ Service::Service(ServiceConfig config) : config_(std::move(config)), golden_(con
   free_workers_ = std::max(1, config_.jobs);
   eval_.held_out_trials = config_.held_out_trials;
   eval_.held_out_secret = config_.held_out_secret;
-  eval_.baselines = std::make_shared<const toolchain::BaselineLookup>(config_.tasks_root, config_.target);
+  eval_.baselines = std::make_shared<const toolchain::BaselineLookup>(config_.tasks_root, config_.target,
+                                                                      config_.nki != agent::kLegacyNki);
   eval_.target = config_.target;
   eval_.run.trace.target = config_.target == cost::Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1;
   eval_.run.trace.dialect = config_.nki;  // a kernel of the other dialect stops at its imports

@@ -47,7 +47,8 @@ struct ServiceConfig {
   size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result), LRU
   int64_t golden_bytes = int64_t{512} << 20;  // golden data kept in memory (GoldenStore), LRU
   // NeuronCore the kernels are compiled for and the perf reward estimates on (its baselines:
-  // TASKS_ROOT/baselines.json for trn1, baselines.trn2.json for trn2).
+  // TASKS_ROOT/baselines.json for trn1, baselines.trn2.json for trn2; baselines.nki06[.trn2].json
+  // under nki 0.6).
   cost::Target target = cost::Target::Trn1;
   // NKI dialect of every prompt and every kernel check ("2.24" or "0.6"; agent/prompts.h).
   std::string nki = "2.24";

@@ -294,7 +294,9 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   std::string prompts = agent::resolve_prompts_dir(settings.prompts_dir);
   auto prices = std::make_shared<const agent::PriceTable>(
       agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
-  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root, cost_target(settings.target));
+  // A run's speedups divide by its own dialect's reference kernels (the ones optimize starts from).
+  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root, cost_target(settings.target),
+                                                          settings.nki != agent::kLegacyNki);
   // Reported once per run: every episode is then recorded without a baseline (no speedup).
   if (!baselines->problem().empty()) std::cerr << "nkiagent bench: no speedup baselines: " << baselines->problem() << "\n";
   return [settings, prompts, prices, baselines](const eval::EpisodeRequest& req) {

@@ -60,9 +60,10 @@ EstimateOutcome estimate_for_task(const TaskSpec& task, const SourceFilePtr& fil
   return out;
 }
 
-std::string baselines_path(const std::string& tasks_root, cost::Target target) {
+std::string baselines_path(const std::string& tasks_root, cost::Target target, bool current_dialect) {
   // trn1 keeps the original name, so runs and tools that predate trn2 baselines still find theirs.
-  const char* name = target == cost::Target::Trn2 ? "baselines.trn2.json" : "baselines.json";
+  std::string name = std::string("baselines") + (current_dialect ? ".nki06" : "") +
+                     (target == cost::Target::Trn2 ? ".trn2" : "") + ".json";
   return (std::filesystem::path(tasks_root) / name).string();
 }
 
@@ -149,8 +150,8 @@ BaselineFile parse_baselines_json(const std::string& text) {
   return f;
 }
 
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target) {
-  std::string path = baselines_path(tasks_root, target);
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target, bool current_dialect) {
+  std::string path = baselines_path(tasks_root, target, current_dialect);
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
   std::ostringstream s;
@@ -187,21 +188,22 @@ std::vector<std::string> compare_baselines(const BaselineFile& committed, const 
   return out;
 }
 
-BaselineLookup::BaselineLookup(const std::string& tasks_root, cost::Target target) {
+BaselineLookup::BaselineLookup(const std::string& tasks_root, cost::Target target, bool current_dialect) {
+  const std::string path = baselines_path(tasks_root, target, current_dialect);
   std::optional<BaselineFile> f;
   try {
-    f = load_baselines(tasks_root, target);
+    f = load_baselines(tasks_root, target, current_dialect);
   } catch (const std::runtime_error& e) {
     problem_ = e.what();
     return;
   }
   if (!f) {
-    problem_ = "no " + baselines_path(tasks_root, target) + " (run nkiagent tasks baselines)";
+    problem_ = "no " + path + " (run nkiagent tasks baselines)";
     return;
   }
   std::string current = cost_model_id(target);
   if (f->cost_model != current) {
-    problem_ = baselines_path(tasks_root, target) + " came from cost model " + f->cost_model + ", this build is " + current +
+    problem_ = path + " came from cost model " + f->cost_model + ", this build is " + current +
                " (run nkiagent tasks baselines)";
     return;
   }

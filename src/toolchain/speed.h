@@ -54,8 +54,11 @@ struct BaselineFile {
 };
 
 // TASKS_ROOT/baselines.json for trn1 (the benchmark's default target), TASKS_ROOT/baselines.trn2.json
-// for trn2: one file per target, each with its own cost model id.
-std::string baselines_path(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
+// for trn2: one file per target, each with its own cost model id. The current dialect's solutions
+// (solutions_nki06/) have their own pair, baselines.nki06.json and baselines.nki06.trn2.json, so
+// that a 0.6 run is measured against the 0.6 reference kernel it starts from.
+std::string baselines_path(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+                           bool current_dialect = false);
 
 // Estimates solutions_dir/<id>.py for every id (in this process: the solutions are the project's
 // own kernels). `progress` (may be null) is called after each task.
@@ -68,7 +71,8 @@ std::string render_baselines_json(const BaselineFile& f);
 // Throws std::runtime_error naming the problem.
 BaselineFile parse_baselines_json(const std::string& text);
 // The committed file, or nullopt when there is none. Throws std::runtime_error when it is broken.
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+                                           bool current_dialect = false);
 
 // Differences between the committed file and a fresh computation, one line each (empty: fresh).
 // Latencies agree when within `rel_tol` (the JSON keeps 6 significant digits).
@@ -79,7 +83,8 @@ std::vector<std::string> compare_baselines(const BaselineFile& committed, const 
 // came from the current cost model, else nullopt (the caller reports the task as having no baseline).
 class BaselineLookup {
  public:
-  explicit BaselineLookup(const std::string& tasks_root, cost::Target target = cost::Target::Trn1);
+  explicit BaselineLookup(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+                          bool current_dialect = false);
   std::optional<double> latency_ns(const std::string& task_id) const;
   // Empty, or why no baseline is used at all (no file, another cost model).
   const std::string& problem() const { return problem_; }

@@ -213,8 +213,13 @@ TEST(ServeDialect, CurrentDialectServerJudgesInThatDialect) {
   EXPECT_EQ(current.health()["nki"], "0.6");
   json p = current.task_prompt(kTask, "agent");
   EXPECT_NE(p.dump().find("NKI primer (NKI 0.6"), std::string::npos);
-  json ok = current.reward({{"task", kTask}, {"code", read_file(kSource + "/solutions_nki06/l1_add_fp32.py")}, {"reward", "binary"}});
+  const std::string own = read_file(kSource + "/solutions_nki06/l1_add_fp32.py");
+  json ok = current.reward({{"task", kTask}, {"code", own}, {"reward", "binary"}});
   EXPECT_EQ(ok["reward"], 1.0) << ok.dump();
+  // The perf reward divides by the current dialect's baseline: its own solution is exactly 1x.
+  json perf = current.reward({{"task", kTask}, {"code", own}, {"reward", "perf"}});
+  ASSERT_TRUE(perf["speedup"].is_number()) << perf.dump();
+  EXPECT_NEAR(perf["speedup"].get<double>(), 1.0, 1e-5);
   json legacy = current.reward({{"task", kTask}, {"code", solution()}, {"reward", "binary"}});
   EXPECT_NE(legacy["reward"], 1.0) << legacy.dump();
   EXPECT_EQ(legacy["verdict"], "compile_error") << legacy.dump();
