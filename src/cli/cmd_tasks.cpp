@@ -293,7 +293,7 @@ Command make_tasks_command() {
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
   solutions.default_help = "TASKS_DIR/../solutions";
   solutions.help += " and baselines";
-  OptionSpec baselines_target = choice_option("target", "trn1|trn2", {"trn1", "trn2"},
+  OptionSpec baselines_target = choice_option("target", chip_targets_hint(), {target_name(Target::Trn1), target_name(Target::Trn2)},
                                               "for baselines: only this target's file (trn1: baselines.json,\n"
                                               "trn2: baselines.trn2.json)");
   baselines_target.default_help = "both";

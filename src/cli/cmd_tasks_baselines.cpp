@@ -32,9 +32,9 @@ namespace {
 
 // One target's file: written, or with --check compared (returns 1 when stale).
 int baselines_for(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
-                  const std::string& solutions_dir, cost::Target target) {
+                  const std::string& solutions_dir, nki::Target target) {
   size_t done = 0;
-  const std::string label = cost::target_name(target);
+  const std::string label = nki::target_name(target);
   toolchain::BaselineFile fresh = toolchain::compute_baselines(
       root, solutions_dir, ids,
       [&](const std::string& id, const toolchain::Baseline&) {
@@ -78,10 +78,10 @@ int baselines_for(const ParsedOptions& o, const std::string& root, const std::ve
 int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
                    const std::string& solutions_dir) {
   // Both targets' files unless --target names one (bench reads the file of its --target).
-  std::vector<cost::Target> targets = {cost::Target::Trn1, cost::Target::Trn2};
-  if (o.has("target")) targets = {o.text("target") == "trn2" ? cost::Target::Trn2 : cost::Target::Trn1};
+  std::vector<nki::Target> targets = {nki::Target::Trn1, nki::Target::Trn2};
+  if (o.has("target")) targets = {*parse_target(o.text("target"))};
   int rc = 0;
-  for (cost::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions_dir, t));
+  for (nki::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions_dir, t));
   return rc;
 }
 

@@ -48,7 +48,7 @@ struct ServiceConfig {
   int64_t golden_bytes = int64_t{512} << 20;  // golden data kept in memory (GoldenStore), LRU
   // NeuronCore the kernels are compiled for and the perf reward estimates on (its baselines:
   // TASKS_ROOT/baselines.json for trn1, baselines.trn2.json for trn2).
-  cost::Target target = cost::Target::Trn1;
+  nki::Target target = nki::Target::Trn1;
 };
 
 class Service {

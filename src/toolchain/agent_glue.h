@@ -78,7 +78,7 @@ struct EpisodeSettings {
   std::string solutions_dir;   // optimize mode starts from <dir>/<task_id>.py; empty: TASKS/../solutions
   // --target: the NeuronCore verify simulates and the cost model estimates; the speed baselines
   // come from that target's file (baselines_path).
-  front::Target target = front::Target::Trn1;
+  nki::Target target = nki::Target::Trn1;
 };
 
 // The episode function `nkiagent bench` runs: one agent episode on the simulator per request.
