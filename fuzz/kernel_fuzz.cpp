@@ -89,7 +89,7 @@ struct Case {
   bool has_header = false;
   std::vector<front::ArgSpec> args;
   std::vector<int64_t> grid;
-  front::Target target = front::Target::Trn1;
+  nki::Target target = nki::Target::Trn1;
 };
 
 // The `# nki-case:` line, if any, parsed leniently: what does not parse is left at its default.
@@ -125,7 +125,7 @@ Case parse_header(std::string_view src) {
       }
       if (ok && grid.size() <= 3 && instances <= kMaxGridInstances) c.grid = grid;
     } else if (word == "target=trn2") {
-      c.target = front::Target::Trn2;
+      c.target = nki::Target::Trn2;
     }
   }
   return c;
@@ -197,7 +197,7 @@ void check_diagnostics(const std::vector<Diagnostic>& diags, bool expect_error) 
   if (expect_error && !any_error) fail("failure without an error diagnostic", std::to_string(diags.size()));
 }
 
-void simulate(const ir::Kernel& k, front::Target target, uint64_t hash) {
+void simulate(const ir::Kernel& k, nki::Target target, uint64_t hash) {
   std::vector<HostTensor> inputs;
   int64_t input_elements = 0;
   for (int id : k.params) {
@@ -211,7 +211,7 @@ void simulate(const ir::Kernel& k, front::Target target, uint64_t hash) {
     inputs.push_back(make_input(d));
   }
   machine::RunOptions opt;
-  opt.target = target == front::Target::Trn2 ? machine::Target::Trn2 : machine::Target::Trn1;
+  opt.target = target;
   opt.numerics = (hash & 1) ? machine::Numerics::LegacySim : machine::Numerics::Precise;
   opt.warn_uninit = (hash & 2) != 0;
   opt.elide_copies = (hash & 4) == 0;

@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       continue;
     }
     const double sim = seconds_since(t0);
-    const nki::cost::CostTable table = nki::cost::default_table(nki::cost::Target::Trn1);
+    const nki::cost::CostTable table = nki::cost::default_table(nki::Target::Trn1);
     nki::cost::CostOptions opt;
     opt.keep_events = false;  // what `profile` does without --trace
     std::vector<double> runs;

@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
       std::printf("%-40s compile failed\n", id.c_str());
       continue;
     }
-    const nki::cost::CostTable table = nki::cost::default_table(nki::cost::Target::Trn1);
+    const nki::cost::CostTable table = nki::cost::default_table(nki::Target::Trn1);
     double estimate_s = median_seconds(3, [&] { nki::cost::estimate(*c.kernel, table, ps.cost); });
     double execute_s = 0;
     try {

@@ -72,9 +72,9 @@ SourceFilePtr load_kernel_file(const std::string& path, const std::string& sourc
   }
 }
 
-front::Target parse_target(const std::string& s) {
-  if (s == "trn1" || s == "gen2" || s.empty()) return front::Target::Trn1;
-  if (s == "trn2" || s == "gen3") return front::Target::Trn2;
+nki::Target parse_target(const std::string& s) {
+  if (s.empty()) return nki::Target::Trn1;
+  if (auto t = nki::parse_target(s)) return *t;
   throw py::value_error("target must be 'trn1' or 'trn2', got '" + s + "'");
 }
 

@@ -92,7 +92,7 @@ eval::BenchOptions bench_options_from(const ParsedOptions& o) {
   c.subset = o.text("subset");
   c.tools = tools_list(o, c.mode);
   // verify simulates this NeuronCore; estimates and speed baselines (TASKS_DIR/baselines*.json) match it.
-  c.target = target_from(o) == front::Target::Trn2 ? "trn2" : "trn1";
+  c.target = target_name(target_from(o));
   c.nki = o.text("nki");
   c.samples = static_cast<int>(*o.integer("samples"));
   c.max_turns = static_cast<int>(o.integer("max-turns").value_or(c.mode == eval::Mode::SingleShot ? 1 : 10));

@@ -85,7 +85,7 @@ int serve_command(const ParsedOptions& o) {
   c.tasks_root = tasks_root_from(o);
   c.prompts_dir = o.text("prompts");
   c.jobs = static_cast<int>(*o.integer("jobs"));
-  c.target = target_from(o) == front::Target::Trn2 ? cost::Target::Trn2 : cost::Target::Trn1;
+  c.target = target_from(o);
   c.nki = o.text("nki");
   c.kernel_seconds = *o.real("kernel-seconds");
   c.kernel_memory_bytes = o.integer("kernel-memory").value_or(0) * (int64_t{1} << 20);

@@ -291,7 +291,7 @@ Command make_tasks_command() {
   OptionSpec solutions = text_option("solutions-dir", "DIR", "reference solutions for verify-solutions");
   solutions.default_help = "TASKS_DIR/../solutions, or solutions_nki06 for --nki 0.6";
   solutions.help += " and baselines\n(baselines: needs --nki)";
-  OptionSpec baselines_target = choice_option("target", "trn1|trn2", {"trn1", "trn2"},
+  OptionSpec baselines_target = choice_option("target", chip_targets_hint(), {target_name(Target::Trn1), target_name(Target::Trn2)},
                                               "for baselines: only this target's files (trn1: baselines.json,\n"
                                               "trn2: baselines.trn2.json; baselines.nki06[.trn2].json for\n"
                                               "the current dialect's solutions; --nki picks one dialect)");

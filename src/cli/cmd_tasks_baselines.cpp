@@ -33,9 +33,9 @@ namespace {
 
 // One target's file: written, or with --check compared (returns 1 when stale).
 int baselines_for(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids,
-                  const std::string& solutions_dir, cost::Target target, bool current) {
+                  const std::string& solutions_dir, nki::Target target, bool current) {
   size_t done = 0;
-  const std::string label = std::string(current ? "nki 0.6 " : "") + cost::target_name(target);
+  const std::string label = std::string(current ? "nki 0.6 " : "") + nki::target_name(target);
   toolchain::BaselineFile fresh = toolchain::compute_baselines(
       root, solutions_dir, ids,
       [&](const std::string& id, const toolchain::Baseline&) {
@@ -79,8 +79,8 @@ int baselines_for(const ParsedOptions& o, const std::string& root, const std::ve
 int task_baselines(const ParsedOptions& o, const std::string& root, const std::vector<std::string>& ids) {
   // Both targets' files unless --target names one (bench reads the file of its --target), for
   // both dialects unless --nki names one: 2.24 estimates solutions/, 0.6 solutions_nki06/.
-  std::vector<cost::Target> targets = {cost::Target::Trn1, cost::Target::Trn2};
-  if (o.has("target")) targets = {o.text("target") == "trn2" ? cost::Target::Trn2 : cost::Target::Trn1};
+  std::vector<nki::Target> targets = {nki::Target::Trn1, nki::Target::Trn2};
+  if (o.has("target")) targets = {*parse_target(o.text("target"))};
   std::vector<bool> dialects = {false, true};
   if (o.has("nki")) dialects = {o.text("nki") != "2.24"};
   if (o.has("solutions-dir") && dialects.size() > 1)
@@ -88,7 +88,7 @@ int task_baselines(const ParsedOptions& o, const std::string& root, const std::v
   int rc = 0;
   for (bool current : dialects) {
     const std::string solutions = o.has("solutions-dir") ? o.text("solutions-dir") : default_solutions_dir(root, current);
-    for (cost::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions, t, current));
+    for (nki::Target t : targets) rc = std::max(rc, baselines_for(o, root, ids, solutions, t, current));
   }
   return rc;
 }

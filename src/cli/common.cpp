@@ -54,10 +54,14 @@ OptionSpec grid_option() {
 }
 
 OptionSpec target_option() {
-  // inf2/gen2 and gen3 are accepted as the NeuronCore generation names.
-  return choice_option("target", "trn1|trn2", {"trn1", "trn2", "inf2", "gen2", "gen3"},
-                       "NeuronCore-v2 (trn1) or NeuronCore-v3 (trn2)", "trn1");
+  // Every name of target/target.h (inf2, gen2 and gen3 too); the hint and help name the chips.
+  const TargetDesc &v2 = describe(Target::Trn1), &v3 = describe(Target::Trn2);
+  return choice_option("target", chip_targets_hint(), std::vector<std::string>(target_names().begin(), target_names().end()),
+                       std::string(v2.neuron_core) + " (" + v2.name + ") or " + v3.neuron_core + " (" + v3.name + ")",
+                       v2.name);
 }
+
+std::string chip_targets_hint() { return std::string(target_name(Target::Trn1)) + "|" + target_name(Target::Trn2); }
 
 OptionSpec nki_option() {
   // docs/nki-current.md: 2.24 is the legacy neuronxcc.nki dialect, 0.2 .. 0.6 the current `nki` one.
@@ -123,9 +127,8 @@ OptionSpec tasks_dir_option() {
   return o;
 }
 
-front::Target target_from(const ParsedOptions& o) {
-  std::string t = o.text("target");
-  return t == "trn2" || t == "gen3" ? front::Target::Trn2 : front::Target::Trn1;
+nki::Target target_from(const ParsedOptions& o) {
+  return parse_target(o.text("target")).value_or(Target::Trn1);
 }
 
 machine::Numerics numerics_from(const ParsedOptions& o) {

@@ -16,6 +16,8 @@ OptionSpec kernel_option();
 OptionSpec arg_option();
 OptionSpec grid_option();
 OptionSpec target_option();
+// "trn1|trn2": the value hint of a --target option.
+std::string chip_targets_hint();
 OptionSpec const_option();
 OptionSpec nki_option();
 // solve and bench: the dialect of an episode (2.24 or 0.6), which has a prompt set of its own.
@@ -31,7 +33,7 @@ void apply_sim_budget(const ParsedOptions& o, machine::RunOptions& m);
 // --kernel, --arg (when the table has it), --grid, --target and --const into trace options.
 // Throws UsageError on a value the table cannot check by itself (a bad --arg shape or --grid).
 front::TraceOptions trace_options(const ParsedOptions& o);
-front::Target target_from(const ParsedOptions& o);
+nki::Target target_from(const ParsedOptions& o);
 machine::Numerics numerics_from(const ParsedOptions& o);
 // --tasks-dir, else $NKI_TASKS_DIR, else the repository's tasks/.
 std::string tasks_root_from(const ParsedOptions& o);

@@ -48,7 +48,8 @@ CostReport Scheduler::report() {
 
   // Roofline from this kernel's own work (TP §3.8, trace-based variant): matmul FLOPs at the
   // PE peak of their dtype are approximated by the busy PE time at the ideal rate.
-  const double pe_peak_bf16 = 128.0 * 128.0 * 2.0 * t_.pe_ghz;  // FLOP per ns
+  // The 128x128 PE array (TP §1): a row per partition, a column per stationary free element.
+  const double pe_peak_bf16 = static_cast<double>(hw_.partitions) * static_cast<double>(hw_.gemm_stationary_fmax) * 2.0 * t_.pe_ghz;  // FLOP per ns
   double fp32_share = 0;
   (void)fp32_share;
   r.t_mm_ns = tot_.mm_flops / pe_peak_bf16;
@@ -56,7 +57,7 @@ CostReport Scheduler::report() {
   bool fp32 = false;
   for (const Lint& l : lints_) fp32 |= l.code == "perf_fp32_matmul";
   if (fp32) r.t_mm_ns *= t_.pe_fp32_factor;
-  r.t_vec_ns = tot_.vector_flops / (128.0 * (t_.dve_ghz + t_.act_ghz));
+  r.t_vec_ns = tot_.vector_flops / (static_cast<double>(hw_.partitions) * (t_.dve_ghz + t_.act_ghz));
   r.t_mem_ns = static_cast<double>(tot_.hbm_read + tot_.hbm_write) / t_.hbm_gb_per_s;
   r.t_peak_ns = std::max({r.t_mm_ns, r.t_vec_ns, r.t_mem_ns});
   r.bound = r.t_peak_ns == r.t_mm_ns && r.t_mm_ns > 0 ? "matmul" : r.t_peak_ns == r.t_vec_ns && r.t_vec_ns > 0 ? "vector" : "memory";

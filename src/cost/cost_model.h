@@ -3,7 +3,7 @@
 // dependency tracking on memory regions, and reports latency, engine busy time, critical path,
 // FLOPs, HBM bytes and the roofline (shared/docs/trainium-perf.md §3; docs/cost-model.md).
 //
-//   auto table = nki::cost::default_table(nki::cost::Target::Trn1);
+//   auto table = nki::cost::default_table(nki::Target::Trn1);
 //   nki::cost::CostReport r = nki::cost::estimate(kernel, table);
 //   r.latency_ns, r.units[...].busy_ns, r.critical ...
 //

@@ -6,8 +6,6 @@
 
 namespace nki::cost {
 
-const char* target_name(Target t) { return t == Target::Trn2 ? "trn2" : "trn1"; }
-
 const std::vector<CostRow>& cost_rows() {
   static const std::vector<CostRow> rows = {
 #define COST_ROW(name, trn1, trn2, unit, source) {#name, trn1, trn2, unit, source},

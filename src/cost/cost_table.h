@@ -6,10 +6,9 @@
 #include <string>
 #include <vector>
 
-namespace nki::cost {
+#include "target/target.h"
 
-enum class Target { Trn1, Trn2 };
-const char* target_name(Target t);
+namespace nki::cost {
 
 struct CostTable {
 #define COST_ROW(name, trn1, trn2, unit, source) double name = 0;

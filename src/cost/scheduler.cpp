@@ -22,6 +22,10 @@ int64_t tile_bytes_per_partition(const ir::TensorDecl& t) {
     if (static_cast<int>(d) != t.partition_dim) n *= std::max<int64_t>(t.shape[d], 1);
   return n * static_cast<int64_t>(dtype_size(t.dtype));
 }
+// PSUM banks one tile of `t` occupies in each partition: at least one.
+int64_t psum_banks_of(const ir::TensorDecl& t, int64_t bank_bytes) {
+  return std::max<int64_t>(1, (tile_bytes_per_partition(t) + bank_bytes - 1) / bank_bytes);
+}
 // ir::for_each_access's order (dst, sources, reduce_res; each followed by its indirect index
 // tensors) without its std::function: the scheduler visits the operands of every scheduled and
 // replayed instruction, and a capturing lambda wrapped in std::function allocates each time.
@@ -58,7 +62,7 @@ void Totals::add_scaled(const Totals& a, const Totals& b, int64_t n) {
 }
 
 Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions& o)
-    : k_(k), t_(t), o_(o), env_(k, ir::OnOverflow::Saturate) {
+    : k_(k), t_(t), hw_(nki::describe(t.target)), o_(o), env_(k, ir::OnOverflow::Saturate) {
   const size_t nt = k.tensors.size();
   root_.resize(nt);
   instances_.assign(nt, 1);
@@ -100,9 +104,8 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
     created_in_[block_of[i]].push_back(static_cast<int>(i));
     int n = static_cast<int>(t.buffer_instances);
     if (d.buffer == ir::Buffer::Psum) {
-      // 8 banks of 2 KiB per partition [A1]: a tile uses at least one bank.
-      int64_t banks = std::max<int64_t>(1, (tile_bytes_per_partition(d) + 2047) / 2048);
-      n = static_cast<int>(std::clamp<int64_t>(8 / banks, 1, n));
+      // A tile uses at least one of the PSUM banks of a partition [A1].
+      n = static_cast<int>(std::clamp<int64_t>(hw_.psum_banks / psum_banks_of(d, hw_.psum_bank_bytes), 1, n));
     }
     instances_[i] = std::max(n, 1);
   }
@@ -110,7 +113,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
   for (size_t i = 0; i < nt; ++i)
     if (root_[i] == static_cast<int>(i) && k.tensors[i].buffer == ir::Buffer::Psum)
       // A tile allocated in a loop wants two banks' worth (double buffering), others one.
-      psum_banks_ += std::min(instances_[i], 2) * std::max<int64_t>(1, (tile_bytes_per_partition(k.tensors[i]) + 2047) / 2048);
+      psum_banks_ += std::min(instances_[i], 2) * psum_banks_of(k.tensors[i], hw_.psum_bank_bytes);
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
   find_partition_broadcasts();
   // Regions by (tensor, rotating instance), numbered densely once the instance counts are final.
@@ -681,18 +684,20 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
            "load it already transposed (nl.load_transpose2d, nisa.dma_transpose on trn2, or index the HBM tensor transposed) "
            "and keep TensorE for matmuls");
   }
-  // PSUM: a matmul output wider than one 2 KiB bank, or more PSUM tiles than the 8 banks.
+  // PSUM: a matmul output wider than one bank, or more PSUM tiles than there are banks.
   if (in.op == ir::Opcode::Matmul && in.dst.tensor >= 0) {
     const ir::TensorDecl& d = k_.tensors[static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)])];
     if (d.buffer == ir::Buffer::Psum) {
       const Layout l = layout_of(k_, in.dst);
       const int64_t bytes = l.free_elems * 4;  // PSUM accumulates in 32-bit words [A1]
-      if (bytes > 2048)
-        lint(in, "perf_psum_banks", "matmul output uses " + std::to_string(bytes) + " bytes per partition: more than one 2 KiB PSUM bank",
-             "split the moving free size to at most 512 fp32 elements per matmul (one bank)");
-      else if (psum_banks_ > 8)
+      const std::string bank = std::to_string(hw_.psum_bank_bytes / 1024) + " KiB";
+      if (bytes > hw_.psum_bank_bytes)
+        lint(in, "perf_psum_banks", "matmul output uses " + std::to_string(bytes) + " bytes per partition: more than one " + bank + " PSUM bank",
+             "split the moving free size to at most " + std::to_string(hw_.psum_fmax) + " fp32 elements per matmul (one bank)");
+      else if (psum_banks_ > hw_.psum_banks)
         lint(in, "perf_psum_banks",
-             "the kernel's PSUM tiles need " + std::to_string(psum_banks_) + " banks of 2 KiB; a partition has 8",
+             "the kernel's PSUM tiles need " + std::to_string(psum_banks_) + " banks of " + bank + "; a partition has " +
+                 std::to_string(hw_.psum_banks),
              "use fewer or smaller PSUM tiles (copy results to SBUF sooner) so matmuls do not wait for a free bank");
     }
   }
@@ -921,11 +926,11 @@ void Scheduler::exec(const ir::Instr& in) {
       lint(in, "perf_small_dma",
            "DMA moves " + std::to_string(per_partition) + " bytes per partition (under 2 KiB): per-packet overhead dominates",
            "move at least 2 KiB (512 fp32 / 1024 bf16 elements) per partition per DMA, e.g. load several tiles at once");
-    if (fresh_line && dc.partitions < 128 && dc.partitions * 2 <= 128 && dc.queue != Unit::DmaOther)
+    if (fresh_line && dc.partitions < hw_.partitions && dc.partitions * 2 <= hw_.partitions && dc.queue != Unit::DmaOther)
       lint(in, "perf_partitions",
-           "DMA uses " + std::to_string(dc.partitions) + " of 128 partitions, so only " + std::to_string(dc.engines) +
-               " of the 16 DMA engines",
-           "reshape the tile so its partition dimension is 128");
+           "DMA uses " + std::to_string(dc.partitions) + " of " + std::to_string(hw_.partitions) + " partitions, so only " +
+               std::to_string(dc.engines) + " of the 16 DMA engines",
+           "reshape the tile so its partition dimension is " + std::to_string(hw_.partitions));
   }
   ++tot_.count[ui];
   ++tot_.instructions;

@@ -98,6 +98,7 @@ class Scheduler {
 
   const ir::Kernel& k_;
   const CostTable& t_;
+  const TargetDesc& hw_;  // the target's geometry (PSUM banks, partitions)
   const CostOptions& o_;
   ir::AtomEnv env_;  // saturating: a bound past int64 is tracked as the whole range
   // Scopes: tensors created in each block, rotating instance of each tensor.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "eval/episode.h"
+#include "target/target.h"
 
 namespace nki::eval {
 
@@ -32,7 +33,7 @@ struct RunConfig {
   int samples = 1;        // independent episodes per task
   int max_turns = 10;
   std::string tools = "compile,verify";  // the tools offered in agent and optimize mode (--tools)
-  std::string target = "trn1";  // --target: simulated NeuronCore, cost model and speed baselines
+  std::string target = target_name(Target::Trn1);  // --target (a target_name): NeuronCore, cost model, speed baselines
   std::string nki = "2.24";     // --nki: the episodes' dialect (prompts and every kernel check)
   std::string task_list_fingerprint;  // hash of the ordered (id, level) list the subset expanded to
   int task_count = 0;

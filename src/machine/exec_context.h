@@ -27,7 +27,9 @@ struct AccumRegs {
     if (e == ir::Engine::GpSimd) return gpsimd;
     return scalar;
   }
-  void reset() { scalar.assign(128, 0.f); vector.assign(128, 0.f); gpsimd.assign(128, 0.f); }
+  void reset(int64_t partitions) {
+    for (auto* r : {&scalar, &vector, &gpsimd}) r->assign(static_cast<size_t>(partitions), 0.f);
+  }
 };
 
 // Counter-based PRNG (splitmix64 over seed and a running counter): deterministic for a given
@@ -50,7 +52,7 @@ struct ExecContext {
               std::vector<Diagnostic>& warn)
       : k(kernel), opt(options), mem(memory), env(atoms), warnings(warn),
         work(kernel, options.max_work, options.max_seconds) {
-    regs.reset();
+    regs.reset(nki::describe(options.target).partitions);
   }
 
   const ir::Kernel& k;

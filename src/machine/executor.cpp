@@ -120,7 +120,7 @@ RunResult execute(const ir::Kernel& k, const std::vector<HostTensor>& args,
   for (int64_t i = 0; i < instances; ++i) {
     env.set_program_ids(pid);
     mem.begin_instance();
-    cx.regs.reset();
+    cx.regs.reset(nki::describe(cx.opt.target).partitions);
     try {
       interp.run_instance();
     } catch (const ir::IndexOverflow& e) {

@@ -17,10 +17,9 @@
 #include "base/diagnostic.h"
 #include "base/host_tensor.h"
 #include "ir/ir.h"
+#include "target/target.h"
 
 namespace nki::machine {
-
-enum class Target { Trn1, Trn2 };
 
 enum class Numerics {
   // Every tensor holds its dtype's real width: storing into bf16/fp16/fp8/tf32 rounds (RNE).

@@ -170,10 +170,10 @@ void add_nisa_custom(Tracer& t, py::ModuleObj& m) {
   m.set("bn_stats", make_fn("bn_stats", [&t](Interp&, CallArgs& call) -> Ref {
     Args a(call, "bn_stats", {"data", "mask", "dtype"}, 1, 1);
     TensorObj* x = on_chip_tile(a[0], "bn_stats", "data");
-    if (free_size(*x) > 512)
+    if (const int64_t fmax = t.hw().bn_stats_fmax; free_size(*x) > fmax)
       nki_error(diag::Code::bn_stats_fmax, "bn_stats free size " + std::to_string(free_size(*x)) +
-                                     " exceeds nl.tile_size.bn_stats_fmax (512)",
-                "call bn_stats on chunks of at most 512 elements and aggregate them with nisa.bn_aggr");
+                                     " exceeds nl.tile_size.bn_stats_fmax (" + std::to_string(fmax) + ")",
+                "call bn_stats on chunks of at most " + std::to_string(fmax) + " elements and aggregate them with nisa.bn_aggr");
     DType out = opt_dtype(a[2]).value_or(x->dtype());
     if (!a[1] || py::is_none(a[1]))
       return emit_custom(t, ir::CustomOp::BnStats, {x->shape()[0], 6}, out, {ir::Operand::of(x->view)}, a[1]);

@@ -122,7 +122,7 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   fp32->set("min", py::make_float(-3.4028234663852886e38));
   m->set("fp32", fp32);
   m->set("get_nc_version", make_fn("get_nc_version", [&t](Interp&, CallArgs&) -> Ref {
-    return py::make_int(t.target() == Target::Trn2 ? 3 : 2);
+    return py::make_int(t.hw().nc_version);
   }));
 
   m->set("nc_matmul", make_fn("nc_matmul", [&t](Interp& in, CallArgs& call) -> Ref {

@@ -156,11 +156,13 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
   if (buf == ir::Buffer::Psum) {
     int64_t free_bytes = static_cast<int64_t>(dtype_size(dt));
     for (size_t i = pdim + 1; i < shape.size(); ++i) free_bytes *= shape[i];
-    if (free_bytes > 2048)
+    if (free_bytes > t.hw().psum_bank_bytes)
       nki_error(diag::Code::psum_fmax,
                 "PSUM tile of shape " + shape_str(shape) + " and dtype " + dtype_name(dt) + " needs " +
-                    std::to_string(free_bytes) + " bytes per partition, more than one 2 KiB PSUM bank",
-                "keep PSUM tiles to at most nl.tile_size.psum_fmax (512) float32 elements per partition");
+                    std::to_string(free_bytes) + " bytes per partition, more than one " +
+                    std::to_string(t.hw().psum_bank_bytes / 1024) + " KiB PSUM bank",
+                "keep PSUM tiles to at most nl.tile_size.psum_fmax (" + std::to_string(t.hw().psum_fmax) +
+                    ") float32 elements per partition");
   }
   std::string nm;
   if (name && py::as_string(name)) nm = *py::as_string(name);
@@ -239,17 +241,19 @@ Ref emit_matmul(Tracer& t, const std::string& api, TensorObj& st, TensorObj& mv,
               "number of partitions (dimension 0 size of a tile) mismatch in parameters (stationary" +
                   shape_str(st.shape()) + ", moving" + shape_str(mv.shape()) + ") of '" + api + "'",
               "both matmul operands hold the contraction dimension K on their partitions");
-  if (K > 128)
-    nki_error(diag::Code::err_num_partition_exceed_arch_limit, "matmul contraction size " + std::to_string(K) + " exceeds 128",
-              "tile K by 128 and accumulate the partial products into one PSUM tile");
-  if (M > 128)
+  const std::string pmax = std::to_string(t.hw().pmax), st_fmax = std::to_string(t.hw().gemm_stationary_fmax),
+                    mv_fmax = std::to_string(t.hw().gemm_moving_fmax);
+  if (K > t.hw().pmax)
+    nki_error(diag::Code::err_num_partition_exceed_arch_limit, "matmul contraction size " + std::to_string(K) + " exceeds " + pmax,
+              "tile K by " + pmax + " and accumulate the partial products into one PSUM tile");
+  if (M > t.hw().gemm_stationary_fmax)
     nki_error(diag::Code::matmul_stationary_fmax,
-              "matmul stationary free size " + std::to_string(M) + " exceeds nl.tile_size.gemm_stationary_fmax (128)",
-              "tile M by 128");
-  if (N > 512)
+              "matmul stationary free size " + std::to_string(M) + " exceeds nl.tile_size.gemm_stationary_fmax (" + st_fmax + ")",
+              "tile M by " + st_fmax);
+  if (N > t.hw().gemm_moving_fmax)
     nki_error(diag::Code::matmul_moving_fmax,
-              "matmul moving free size " + std::to_string(N) + " exceeds nl.tile_size.gemm_moving_fmax (512)",
-              "tile N by 512");
+              "matmul moving free size " + std::to_string(N) + " exceeds nl.tile_size.gemm_moving_fmax (" + mv_fmax + ")",
+              "tile N by " + mv_fmax);
   auto res = t.new_tensor({M, N}, DType::Float32, ir::Buffer::Psum, "");
   ir::Instr in;
   in.op = ir::Opcode::Matmul;
@@ -331,11 +335,11 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("shared_hbm", std::make_shared<BufferObj>(ir::Buffer::SharedHbm));
 
   auto tile = std::make_shared<py::ModuleObj>("nl.tile_size");
-  tile->set("pmax", py::make_int(128));
-  tile->set("psum_fmax", py::make_int(512));
-  tile->set("gemm_stationary_fmax", py::make_int(128));
-  tile->set("gemm_moving_fmax", py::make_int(512));
-  tile->set("bn_stats_fmax", py::make_int(512));
+  tile->set("pmax", py::make_int(t.hw().pmax));
+  tile->set("psum_fmax", py::make_int(t.hw().psum_fmax));
+  tile->set("gemm_stationary_fmax", py::make_int(t.hw().gemm_stationary_fmax));
+  tile->set("gemm_moving_fmax", py::make_int(t.hw().gemm_moving_fmax));
+  tile->set("bn_stats_fmax", py::make_int(t.hw().bn_stats_fmax));
   m->set("tile_size", tile);
   auto fp32 = std::make_shared<py::ModuleObj>("nl.fp32");
   fp32->set("min", py::make_float(-3.4028234663852886e38));

@@ -15,7 +15,6 @@ namespace nki::front {
 
 namespace {
 
-constexpr int64_t kPsumBanks = 8;          // trainium_inferentia2_arch.rst: 8 PSUM banks
 constexpr int64_t kMaxEvaluatedTiles = 1 << 16;
 
 std::string tuple_str(const std::vector<int64_t>& v) {
@@ -41,10 +40,11 @@ void check_tile(const DirectTensor& r, const TilePlacement& p, const std::vector
     // nki/compiler/psum.py alloc(): bank_id selects one of the 8 banks; "start_partition and
     // byte_addr must both be 0" in the current release (also nki_direct_allocation_guide.rst,
     // Known Limitations #2).
-    if (p.bank < 0 || p.bank >= kPsumBanks)
+    const int64_t banks = nki::describe(target).psum_banks;
+    if (p.bank < 0 || p.bank >= banks)
       nki_error(diag::Code::allocation_out_of_bounds,
-                where + " is placed in PSUM bank " + std::to_string(p.bank) + ", but PSUM has banks 0 to 7",
-                "choose base_bank / num_bank_tiles so that every tile lands in banks 0..7");
+                where + " is placed in PSUM bank " + std::to_string(p.bank) + ", but PSUM has banks 0 to " + std::to_string(banks - 1),
+                "choose base_bank / num_bank_tiles so that every tile lands in banks 0.." + std::to_string(banks - 1));
     if (p.start_partition != 0 || p.byte_addr != 0)
       nki_error(diag::Code::invalid_allocation,
                 where + " is placed at start_partition " + std::to_string(p.start_partition) + ", byte_addr " +
@@ -64,13 +64,13 @@ void check_tile(const DirectTensor& r, const TilePlacement& p, const std::vector
                                              : "at most 32 partitions must start at 0, 32, 64 or 96"),
               "return a valid start_partition from the allocation function (num_par_tiles only for tiles "
               "of at most 64 partitions)");
-  // Valid byte_addr: [0, 192 KiB - 16 KiB) on NeuronCore-v2; the tile must stay inside that range.
+  // Valid byte_addr: [0, sbuf_direct_alloc_bytes); the tile must stay inside that range.
   if (p.byte_addr < 0 || p.byte_addr + r.fdim_bytes > sbuf_limit)
     nki_error(diag::Code::allocation_out_of_bounds,
               where + " occupies bytes [" + std::to_string(p.byte_addr) + ", " +
                   std::to_string(p.byte_addr + r.fdim_bytes) + ") of each SBUF partition, outside the " +
                   std::to_string(sbuf_limit / 1024) + " KiB available to direct allocation on " +
-                  (target == Target::Trn2 ? "trn2" : "trn1"),
+                  target_name(target),
               "lower base_addr / num_free_tiles, or use smaller tiles");
 }
 
@@ -95,8 +95,6 @@ std::vector<int64_t> need_tuple(const Ref& r, const std::string& api, const char
 }
 
 }  // namespace
-
-int64_t sbuf_direct_limit(Target t) { return t == Target::Trn2 ? 224 * 1024 : (192 - 16) * 1024; }
 
 DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buffer buf,
                                  const std::vector<int64_t>& shape, int pdim, DType dtype, int tensor_id) {
@@ -127,7 +125,7 @@ DirectTensor place_direct_tensor(Tracer& t, const DirectAllocSpec& spec, ir::Buf
   int64_t count = 1;
   for (int64_t b : blocks) count *= b;
   if (count <= 0 || count > kMaxEvaluatedTiles) return r;
-  const int64_t sbuf_limit = sbuf_direct_limit(t.target());
+  const int64_t sbuf_limit = nki::describe(t.target()).sbuf_direct_alloc_bytes;
   std::vector<int64_t> idx(blocks.size(), 0);
   for (int64_t n = 0; n < count; ++n) {
     if (n > 0)

@@ -24,10 +24,10 @@
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 #include "nki/objects.h"
+#include "target/target.h"
 
 namespace nki::front {
 
-enum class Target;
 class Tracer;
 
 // Where one logical tile is placed: PSUM bank (PSUM only), first partition, byte offset in each
@@ -47,11 +47,6 @@ struct DirectTensor {
   // returned values that are not compile-time integers (nothing is checked then).
   std::vector<TilePlacement> tiles;
 };
-
-// Bytes per partition that directly allocated SBUF tiles may use: 192 KiB - 16 KiB compiler
-// reserve = 176 KiB on NeuronCore-v2 (nki/compiler/sbuf.py alloc(), nki_direct_allocation_guide.rst).
-// The reserve on NeuronCore-v3 is not documented: the physical 224 KiB is used there.
-int64_t sbuf_direct_limit(Target t);
 
 // Parses the keyword arguments of ncc.sbuf.mod_alloc / ncc.psum.mod_alloc and checks the
 // argument rules of nki/compiler/sbuf.py and psum.py (SDK 2.24).

@@ -106,8 +106,10 @@ std::string describe_list(const ir::Kernel& k, std::vector<std::pair<int, int64_
 }
 
 std::string capacity_str(bool psum, int64_t limit, Target target) {
-  return psum ? "the 16 KiB of a PSUM partition (8 banks of 2 KiB)"
-              : "the " + bytes_str(limit) + " of a " + (target == Target::Trn2 ? "trn2" : "trn1") + " SBUF partition";
+  const TargetDesc& hw = nki::describe(target);
+  return psum ? "the " + bytes_str(hw.psum_partition_bytes) + " of a PSUM partition (" + std::to_string(hw.psum_banks) +
+                    " banks of " + bytes_str(hw.psum_bank_bytes) + ")"
+              : "the " + bytes_str(limit) + " of a " + hw.name + " SBUF partition";
 }
 
 // ------------------------------------------------------------------ the live-range estimate
@@ -306,7 +308,7 @@ class OperandCheck {
     const bool fill = !dst_read && std::all_of(in.srcs.begin(), in.srcs.end(), [](const ir::Operand& o) { return o.is_imm; });
     for (ir::Buffer buf : {ir::Buffer::Sbuf, ir::Buffer::Psum}) {
       const bool psum = buf == ir::Buffer::Psum;
-      const int64_t limit = psum ? kPsumPartitionLimit : sbuf_partition_limit(target_);
+      const int64_t limit = psum ? nki::describe(target_).psum_partition_bytes : nki::describe(target_).sbuf_partition_bytes;
       for (const auto* g : {&reads, &writes}) {
         Usage u;
         std::vector<std::pair<int, int64_t>> items;
@@ -343,8 +345,6 @@ class OperandCheck {
 
 }  // namespace
 
-int64_t sbuf_partition_limit(Target t) { return t == Target::Trn2 ? 224 * 1024 : 192 * 1024; }
-
 int64_t partition_bytes(const ir::TensorDecl& d) { return all_blocks(d) * tile_partition_bytes(d); }
 
 int64_t tile_partition_bytes(const ir::TensorDecl& d) { return footprint(d, 1).bytes; }
@@ -355,15 +355,15 @@ int64_t peak_partition_bytes(const ir::Kernel& k, ir::Buffer buf) {
 
 std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std::vector<Diagnostic>* warnings) {
   const Liveness lv = on_chip_liveness(k);
-  const int64_t sbuf_limit = sbuf_partition_limit(target);
+  const int64_t sbuf_limit = nki::describe(target).sbuf_partition_bytes, psum_limit = nki::describe(target).psum_partition_bytes;
   if (auto e = tile_error(k, lv, ir::Buffer::Sbuf, sbuf_limit, target)) return e;
-  if (auto e = tile_error(k, lv, ir::Buffer::Psum, kPsumPartitionLimit, target)) return e;
+  if (auto e = tile_error(k, lv, ir::Buffer::Psum, psum_limit, target)) return e;
   if (auto e = OperandCheck(k, target).walk(k.body)) return e;
   if (!warnings) return std::nullopt;
   SweepResult s = sweep(k, lv, ir::Buffer::Sbuf, sbuf_limit);
   if (s.culprit >= 0) warnings->push_back(estimate_warning(k, s, false, sbuf_limit, target));
-  SweepResult p = sweep(k, lv, ir::Buffer::Psum, kPsumPartitionLimit);
-  if (p.culprit >= 0) warnings->push_back(estimate_warning(k, p, true, kPsumPartitionLimit, target));
+  SweepResult p = sweep(k, lv, ir::Buffer::Psum, psum_limit);
+  if (p.culprit >= 0) warnings->push_back(estimate_warning(k, p, true, psum_limit, target));
   return std::nullopt;
 }
 

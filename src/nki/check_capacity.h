@@ -32,19 +32,13 @@
 
 #include "base/diagnostic.h"
 #include "ir/ir.h"
+#include "target/target.h"
 
 namespace nki::front {
 
-enum class Target;
-
-// Bytes per partition of the physical SBUF: 192 KiB on trn1 (NeuronCore-v2,
-// general/nki/arch/trainium_inferentia2_arch.rst), 224 KiB on trn2 (NeuronCore-v3, current docs
-// nki/guides/architecture/trainium2_arch.rst; the 2.24 page is a stub). PSUM: 16 KiB per
-// partition on both, 8 banks of 2 KiB (same pages). Not the 176 KiB left to NKI tensors after
-// the 16 KiB compiler reserve (nki_direct_allocation_guide.rst, NeuronCore-v2 only): the slack
-// keeps borderline kernels accepted.
-int64_t sbuf_partition_limit(Target t);
-inline constexpr int64_t kPsumPartitionLimit = 16 * 1024;
+// The limits are the target's physical bytes per SBUF / PSUM partition (TargetDesc::
+// sbuf_partition_bytes, psum_partition_bytes), not the SBUF bytes left to NKI tensors after the
+// compiler reserve (sbuf_direct_alloc_bytes): the slack keeps borderline kernels accepted.
 
 // Bytes one partition of tensor `d` (B..., P, F...) holds with all its blocks: prod(B) * prod(F)
 // * dtype size.

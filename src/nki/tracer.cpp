@@ -196,10 +196,10 @@ std::shared_ptr<TensorObj> Tracer::new_tensor(std::vector<int64_t> shape, DType 
     if (shape.empty())
       nki_error(diag::Code::invalid_shape, "on-chip tiles need at least one dimension (the partition dimension)");
     int64_t p = shape[partition_dim];
-    if (p > 128)
+    if (const int64_t pmax = hw().pmax; p > pmax)
       nki_error(diag::Code::err_num_partition_exceed_arch_limit,
-                "number of partitions " + std::to_string(p) + " exceeds architecture limitation of 128",
-                "tile the partition dimension into chunks of at most nl.tile_size.pmax (128)");
+                "number of partitions " + std::to_string(p) + " exceeds architecture limitation of " + std::to_string(pmax),
+                "tile the partition dimension into chunks of at most nl.tile_size.pmax (" + std::to_string(pmax) + ")");
     if (partition_dim > 0)
       warn(diag::Code::block_dimension_deprecated,
            "tensor created with block dimensions before nl.par_dim; block dimensions are deprecated since SDK 2.23",

@@ -16,10 +16,9 @@
 #include "lang/interp.h"
 #include "nki/check_alloc.h"
 #include "nki/objects.h"
+#include "target/target.h"
 
 namespace nki::front {
-
-enum class Target { Trn1, Trn2 };
 
 struct ArgSpec {
   std::vector<int64_t> shape;
@@ -176,6 +175,8 @@ class Tracer : public py::Interp {
   bool expr_depends_on(const ir::ScalarExpr& e, int loop_atom) const;
 
   Target target() const { return opts_.target; }
+  // The target's geometry and tile-size limits (target/target.h).
+  const TargetDesc& hw() const { return nki::describe(opts_.target); }
   std::vector<int64_t> program_ids_grid;  // grid of the traced launch
   std::vector<int> program_atoms;         // ProgramId atom per grid axis
   int program_id_atom(int axis);

@@ -33,7 +33,7 @@ struct EvalSettings {
   int held_out_trials = 2;     // added to the public trials of every reward
   uint64_t held_out_secret = 0;
   std::shared_ptr<const toolchain::BaselineLookup> baselines;  // for the perf reward; may be null
-  cost::Target target = cost::Target::Trn1;  // the perf reward's cost-model table (and its baselines)
+  nki::Target target = nki::Target::Trn1;  // the perf reward's cost-model table (and its baselines)
   SharedGoldenProvider golden;  // empty: load_golden (torch + the on-disk cache)
   KernelRunner runner;          // empty: compile and simulate under `run`
 };

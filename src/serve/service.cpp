@@ -155,7 +155,7 @@ Service::Service(ServiceConfig config) : config_(std::move(config)), golden_(con
   eval_.baselines = std::make_shared<const toolchain::BaselineLookup>(config_.tasks_root, config_.target,
                                                                       config_.nki != agent::kLegacyNki);
   eval_.target = config_.target;
-  eval_.run.trace.target = config_.target == cost::Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1;
+  eval_.run.trace.target = config_.target;
   eval_.run.trace.dialect = config_.nki;  // a kernel of the other dialect stops at its imports
   eval_.run.isolation.wall_seconds = config_.kernel_seconds;
   eval_.run.isolation.memory_bytes = config_.kernel_memory_bytes;
@@ -174,7 +174,7 @@ Service::~Service() = default;
 
 ojson Service::health() const {
   return {{"status", "ok"}, {"tasks", tasks_.size()}, {"jobs", config_.jobs},
-          {"held_out_trials", config_.held_out_trials}, {"target", cost::target_name(config_.target)}, {"nki", config_.nki}};
+          {"held_out_trials", config_.held_out_trials}, {"target", nki::target_name(config_.target)}, {"nki", config_.nki}};
 }
 
 ojson Service::list_tasks() const {

@@ -49,7 +49,7 @@ struct ServiceConfig {
   // NeuronCore the kernels are compiled for and the perf reward estimates on (its baselines:
   // TASKS_ROOT/baselines.json for trn1, baselines.trn2.json for trn2; baselines.nki06[.trn2].json
   // under nki 0.6).
-  cost::Target target = cost::Target::Trn1;
+  nki::Target target = nki::Target::Trn1;
   // NKI dialect of every prompt and every kernel check ("2.24" or "0.6"; agent/prompts.h).
   std::string nki = "2.24";
 };

@@ -96,12 +96,12 @@ std::string constructor_text(const std::string& init_args_json) {
   return out + ")";
 }
 
-std::string start_note(const std::optional<KernelEstimate>& e, std::optional<double> baseline_ns, front::Target target) {
+std::string start_note(const std::optional<KernelEstimate>& e, std::optional<double> baseline_ns, nki::Target target) {
   std::string note = "It passes verification.";
   char buf[200];
   if (e) {
     std::snprintf(buf, sizeof buf, " Its estimated latency is %.2f us on one %s NeuronCore (cost model; %s-bound).",
-                  e->latency_ns / 1e3, target == front::Target::Trn2 ? "trn2" : "trn1", e->bound.c_str());
+                  e->latency_ns / 1e3, target_name(target), e->bound.c_str());
     note += buf;
   }
   if (baseline_ns) {
@@ -228,7 +228,7 @@ std::optional<KernelEstimate> SimulatorTools::estimate(const std::string& code) 
   std::optional<KernelEstimate> est;
   if (s)
     est = estimate_for_task(task_, std::make_shared<SourceFile>("kernel.py", code), s->isolation,
-                            cost_target(s->trace.target))
+                            s->trace.target)
               .estimate;
   estimates_[code] = est;
   return est;
@@ -295,7 +295,7 @@ eval::EpisodeFn make_episode_fn(const EpisodeSettings& settings) {
   auto prices = std::make_shared<const agent::PriceTable>(
       agent::PriceTable::load(agent::resolve_price_table_path("", prompts)));
   // A run's speedups divide by its own dialect's reference kernels (the ones optimize starts from).
-  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root, cost_target(settings.target),
+  auto baselines = std::make_shared<const BaselineLookup>(settings.tasks_root, settings.target,
                                                           settings.nki != agent::kLegacyNki);
   // Reported once per run: every episode is then recorded without a baseline (no speedup).
   if (!baselines->problem().empty()) std::cerr << "nkiagent bench: no speedup baselines: " << baselines->problem() << "\n";

@@ -83,7 +83,7 @@ struct EpisodeSettings {
   std::string nki = agent::kLegacyNki;
   // --target: the NeuronCore verify simulates and the cost model estimates; the speed baselines
   // come from that target's file (baselines_path).
-  front::Target target = front::Target::Trn1;
+  nki::Target target = nki::Target::Trn1;
 };
 
 // The episode function `nkiagent bench` runs: one agent episode on the simulator per request.

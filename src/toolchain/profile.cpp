@@ -2,10 +2,8 @@
 
 namespace nki::toolchain {
 
-cost::Target cost_target(front::Target t) { return t == front::Target::Trn2 ? cost::Target::Trn2 : cost::Target::Trn1; }
-
 ProfileOutcome profile(const SourceFilePtr& file, const ProfileSettings& settings) {
-  cost::CostTable table = cost::default_table(cost_target(settings.trace.target));
+  cost::CostTable table = cost::default_table(settings.trace.target);
   if (!settings.cost_table_json.empty()) cost::apply_overrides(table, settings.cost_table_json);
   ProfileOutcome out;
   out.compiled = compile(file, settings.trace, settings.isolation);

@@ -23,8 +23,6 @@ struct ProfileOutcome {
   std::string error;                       // why there is no report despite a compiled kernel
 };
 
-cost::Target cost_target(front::Target t);
-
 // Throws std::invalid_argument for bad cost-table overrides (checked before compiling).
 ProfileOutcome profile(const SourceFilePtr& file, const ProfileSettings& settings);
 

@@ -30,18 +30,18 @@ double rounded(double v) {
 
 }  // namespace
 
-std::string cost_model_id(cost::Target t) {
+std::string cost_model_id(nki::Target t) {
   cost::CostTable table = cost::default_table(t);
   // table_json lists every row by name with its value; hashing it covers every coefficient.
   std::string digest = sha256_hex(cost::table_json(table));
-  return std::string(cost::target_name(t)) + ":" + digest.substr(0, 16);
+  return std::string(nki::target_name(t)) + ":" + digest.substr(0, 16);
 }
 
 EstimateOutcome estimate_for_task(const TaskSpec& task, const SourceFilePtr& file, const Isolation& iso,
-                                  cost::Target target) {
+                                  nki::Target target) {
   ProfileSettings s;
   s.isolation = iso;
-  s.trace.target = target == cost::Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1;
+  s.trace.target = target;
   for (const TensorSpec& t : task.kernel_args()) s.trace.args.push_back(front::ArgSpec{t.shape, t.dtype});
   s.cost.keep_events = false;
   EstimateOutcome out;
@@ -60,20 +60,20 @@ EstimateOutcome estimate_for_task(const TaskSpec& task, const SourceFilePtr& fil
   return out;
 }
 
-std::string baselines_path(const std::string& tasks_root, cost::Target target, bool current_dialect) {
+std::string baselines_path(const std::string& tasks_root, nki::Target target, bool current_dialect) {
   // trn1 keeps the original name, so runs and tools that predate trn2 baselines still find theirs.
   std::string name = std::string("baselines") + (current_dialect ? ".nki06" : "") +
-                     (target == cost::Target::Trn2 ? ".trn2" : "") + ".json";
+                     (target == nki::Target::Trn2 ? ".trn2" : "") + ".json";
   return (std::filesystem::path(tasks_root) / name).string();
 }
 
 BaselineFile compute_baselines(const std::string& tasks_root, const std::string& solutions_dir,
                                const std::vector<std::string>& ids,
                                const std::function<void(const std::string&, const Baseline&)>& progress,
-                               cost::Target target) {
+                               nki::Target target) {
   BaselineFile f;
   f.cost_model = cost_model_id(target);
-  f.target = cost::target_name(target);
+  f.target = nki::target_name(target);
   Isolation in_process;
   in_process.enabled = false;
   for (const std::string& id : ids) {
@@ -150,7 +150,7 @@ BaselineFile parse_baselines_json(const std::string& text) {
   return f;
 }
 
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target, bool current_dialect) {
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, nki::Target target, bool current_dialect) {
   std::string path = baselines_path(tasks_root, target, current_dialect);
   std::ifstream in(path, std::ios::binary);
   if (!in) return std::nullopt;
@@ -188,7 +188,7 @@ std::vector<std::string> compare_baselines(const BaselineFile& committed, const 
   return out;
 }
 
-BaselineLookup::BaselineLookup(const std::string& tasks_root, cost::Target target, bool current_dialect) {
+BaselineLookup::BaselineLookup(const std::string& tasks_root, nki::Target target, bool current_dialect) {
   const std::string path = baselines_path(tasks_root, target, current_dialect);
   std::optional<BaselineFile> f;
   try {

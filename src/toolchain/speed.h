@@ -19,7 +19,7 @@ namespace nki::toolchain {
 // "trn1:<first 16 hex digits of sha256 over every cost-table row name=value>": changes whenever
 // a coefficient changes. Scheduler code changes are caught by `tasks baselines --check`, which
 // re-estimates every solution.
-std::string cost_model_id(cost::Target t);
+std::string cost_model_id(nki::Target t);
 
 struct KernelEstimate {
   double latency_ns = 0;
@@ -36,7 +36,7 @@ struct EstimateOutcome {
 // Compiles `file` with the task's argument shapes (under `iso`) and runs the cost model on the
 // default table of `target`. Never throws for what the kernel does.
 EstimateOutcome estimate_for_task(const TaskSpec& task, const SourceFilePtr& file, const Isolation& iso,
-                                  cost::Target target = cost::Target::Trn1);
+                                  nki::Target target = nki::Target::Trn1);
 
 // One task's baseline; latency_ns is empty when the solution is missing or does not compile
 // (error says which).
@@ -49,7 +49,7 @@ struct Baseline {
 
 struct BaselineFile {
   std::string cost_model;  // cost_model_id() of the table the estimates came from
-  std::string target = "trn1";
+  std::string target = target_name(Target::Trn1);
   std::map<std::string, Baseline> tasks;  // by task id
 };
 
@@ -57,7 +57,7 @@ struct BaselineFile {
 // for trn2: one file per target, each with its own cost model id. The current dialect's solutions
 // (solutions_nki06/) have their own pair, baselines.nki06.json and baselines.nki06.trn2.json, so
 // that a 0.6 run is measured against the 0.6 reference kernel it starts from.
-std::string baselines_path(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+std::string baselines_path(const std::string& tasks_root, nki::Target target = nki::Target::Trn1,
                            bool current_dialect = false);
 
 // Estimates solutions_dir/<id>.py for every id (in this process: the solutions are the project's
@@ -65,13 +65,13 @@ std::string baselines_path(const std::string& tasks_root, cost::Target target = 
 BaselineFile compute_baselines(const std::string& tasks_root, const std::string& solutions_dir,
                                const std::vector<std::string>& ids,
                                const std::function<void(const std::string& id, const Baseline&)>& progress = {},
-                               cost::Target target = cost::Target::Trn1);
+                               nki::Target target = nki::Target::Trn1);
 
 std::string render_baselines_json(const BaselineFile& f);
 // Throws std::runtime_error naming the problem.
 BaselineFile parse_baselines_json(const std::string& text);
 // The committed file, or nullopt when there is none. Throws std::runtime_error when it is broken.
-std::optional<BaselineFile> load_baselines(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+std::optional<BaselineFile> load_baselines(const std::string& tasks_root, nki::Target target = nki::Target::Trn1,
                                            bool current_dialect = false);
 
 // Differences between the committed file and a fresh computation, one line each (empty: fresh).
@@ -83,7 +83,7 @@ std::vector<std::string> compare_baselines(const BaselineFile& committed, const 
 // came from the current cost model, else nullopt (the caller reports the task as having no baseline).
 class BaselineLookup {
  public:
-  explicit BaselineLookup(const std::string& tasks_root, cost::Target target = cost::Target::Trn1,
+  explicit BaselineLookup(const std::string& tasks_root, nki::Target target = nki::Target::Trn1,
                           bool current_dialect = false);
   std::optional<double> latency_ns(const std::string& task_id) const;
   // Empty, or why no baseline is used at all (no file, another cost model).

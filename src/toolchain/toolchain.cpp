@@ -13,10 +13,6 @@ bool CompileResult::has_errors() const {
   return false;
 }
 
-machine::Target machine_target(front::Target t) {
-  return t == front::Target::Trn2 ? machine::Target::Trn2 : machine::Target::Trn1;
-}
-
 CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts) {
   // Either dialect: detected from the imports, or forced by opts.dialect (--nki).
   front::TraceResult tr = current::trace_any(file, opts);
@@ -54,7 +50,7 @@ RunOutcome run_in_process(const SourceFilePtr& file, const std::vector<HostTenso
     return out;
   }
   out.kernel = c.kernel;
-  settings.machine.target = machine_target(settings.trace.target);
+  settings.machine.target = settings.trace.target;
   try {
     machine::RunResult rr = machine::execute(*c.kernel, inputs, settings.machine);
     out.outputs = std::move(rr.outputs);

@@ -66,6 +66,4 @@ RunOutcome run(const SourceFilePtr& file, const std::vector<HostTensor>& inputs,
 // A KernelRunner (task/verify.h) that compiles and simulates `file`.
 KernelRunner make_runner(const SourceFilePtr& file, const RunSettings& settings);
 
-machine::Target machine_target(front::Target t);
-
 }  // namespace nki::toolchain

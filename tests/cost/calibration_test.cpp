@@ -116,7 +116,7 @@ TEST(CostCalibration, PublishedMeasurements) {
   std::vector<Row> rows;
   for (const Point& p : points()) {
     auto file = load_source_file(dir + p.kernel);
-    auto k = testing::compile_file(file, p.args, p.target == Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1);
+    auto k = testing::compile_file(file, p.args, p.target);
     ASSERT_TRUE(k) << p.name;
     CostReport r = estimate(*k, default_table(p.target));
     rows.push_back({p, measure(r, p.measure), r.stats(Unit::DVE).busy_ns, r.stats(Unit::ACT).busy_ns,

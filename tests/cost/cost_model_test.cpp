@@ -40,7 +40,7 @@ def mm(lhsT, rhs):
 
 CostReport estimate_text(const std::string& text, const std::vector<std::string>& args, Target t = Target::Trn1,
                          CostOptions o = {}) {
-  auto k = compile_text(text, args, t == Target::Trn2 ? front::Target::Trn2 : front::Target::Trn1);
+  auto k = compile_text(text, args, t);
   if (!k) throw std::runtime_error("compile failed");
   return estimate(*k, default_table(t), o);
 }

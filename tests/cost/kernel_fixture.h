@@ -30,7 +30,7 @@ inline std::vector<front::ArgSpec> specs(const std::vector<std::string>& args) {
 
 // Compiles `file` (or fails the test) and returns the kernel.
 inline std::shared_ptr<ir::Kernel> compile_file(const SourceFilePtr& file, const std::vector<std::string>& args,
-                                                front::Target target = front::Target::Trn1) {
+                                                nki::Target target = nki::Target::Trn1) {
   front::TraceOptions o;
   o.args = specs(args);
   o.target = target;
@@ -42,7 +42,7 @@ inline std::shared_ptr<ir::Kernel> compile_file(const SourceFilePtr& file, const
 }
 
 inline std::shared_ptr<ir::Kernel> compile_text(const std::string& text, const std::vector<std::string>& args,
-                                                front::Target target = front::Target::Trn1) {
+                                                nki::Target target = nki::Target::Trn1) {
   return compile_file(std::make_shared<SourceFile>("test_kernel.py", text), args, target);
 }
 

@@ -22,7 +22,7 @@ TEST(ProfileSweep, EverySolutionProfiles) {
     if (entry.path().extension() != ".py") continue;
     std::string id = entry.path().stem().string();
     TaskSpec task = load_task(root + "/tasks/" + id);
-    for (front::Target tg : {front::Target::Trn1, front::Target::Trn2}) {
+    for (nki::Target tg : {nki::Target::Trn1, nki::Target::Trn2}) {
       toolchain::ProfileSettings s;
       s.isolation.enabled = false;
       s.trace.target = tg;

@@ -191,7 +191,7 @@ TEST(CustomOps, TransposeNaNContaminationOnTrn1) {
   k.body = {S(tr)};
   std::vector<float> xv = {1, 2, NAN, 4, 5, 6};  // column 0 = {1, NaN, 5}
   machine::RunOptions trn2;
-  trn2.target = machine::Target::Trn2;
+  trn2.target = nki::Target::Trn2;
   auto exact = values<float>(execute(k, {host_f32({3, 2}, xv)}, trn2).outputs[0]);
   EXPECT_EQ(exact[0], 1);
   EXPECT_TRUE(std::isnan(exact[1]));

@@ -349,7 +349,7 @@ TEST(ExecElementwise, ScalarEngineCopyGoesThroughFp32OnTrn1) {
   EXPECT_EQ(values<int32_t>(r.outputs[0])[0], 16777216);
   EXPECT_EQ(values<int32_t>(r.outputs[1])[0], 16777217);
   RunOptions trn2;
-  trn2.target = machine::Target::Trn2;
+  trn2.target = nki::Target::Trn2;
   auto r2 = execute(k, {host_of<int32_t>(DType::Int32, {1, 1}, std::vector<int32_t>{16777217})}, trn2);
   EXPECT_EQ(values<int32_t>(r2.outputs[0])[0], 16777217);
 }

@@ -188,13 +188,13 @@ TEST(ServeTarget, PerfRewardOnTrn2UsesTheTrn2Baselines) {
   c.jobs = 1;
   c.kernel_seconds = 5;
   c.held_out_secret = 424242;
-  c.target = nki::cost::Target::Trn2;
+  c.target = nki::Target::Trn2;
   Service trn2(c);
   EXPECT_EQ(trn2.health()["target"], "trn2");
   json r = trn2.reward({{"task", kTask}, {"code", solution()}, {"reward", "perf"}});
   ASSERT_TRUE(r["speedup"].is_number()) << r.dump();
   EXPECT_NEAR(r["speedup"].get<double>(), 1.0, 1e-5);
-  nki::toolchain::BaselineLookup trn1_base(c.tasks_root, nki::cost::Target::Trn1), trn2_base(c.tasks_root, nki::cost::Target::Trn2);
+  nki::toolchain::BaselineLookup trn1_base(c.tasks_root, nki::Target::Trn1), trn2_base(c.tasks_root, nki::Target::Trn2);
   ASSERT_TRUE(trn2_base.latency_ns(kTask) && trn1_base.latency_ns(kTask));
   EXPECT_DOUBLE_EQ(r["baseline_ns"].get<double>(), *trn2_base.latency_ns(kTask));
   EXPECT_NE(*trn1_base.latency_ns(kTask), *trn2_base.latency_ns(kTask));  // the two tables differ on this task
