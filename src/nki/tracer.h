@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "check/pipeline.h"
 #include "ir/ir.h"
 #include "lang/interp.h"
 #include "nki/check_alloc.h"
@@ -20,6 +21,15 @@
 namespace nki::front {
 
 enum class Target { Trn1, Trn2 };
+
+// Bytes per partition of the physical SBUF: 192 KiB on trn1 (NeuronCore-v2,
+// general/nki/arch/trainium_inferentia2_arch.rst), 224 KiB on trn2 (NeuronCore-v3, current docs
+// nki/guides/architecture/trainium2_arch.rst; the 2.24 page is a stub). Not the 176 KiB left to
+// NKI tensors after the 16 KiB compiler reserve (nki_direct_allocation_guide.rst, NeuronCore-v2
+// only): the slack keeps borderline kernels accepted by the capacity check.
+int64_t sbuf_partition_limit(Target t);
+// "trn1", "trn2": how diagnostics name the target.
+const char* target_name(Target t);
 
 struct ArgSpec {
   std::vector<int64_t> shape;
@@ -51,11 +61,15 @@ struct TraceOptions {
   // legacy 2.24 dialect, `import nki` the current one), "2.24", or a current version "0.2".."0.6".
   // The dispatch lives above this layer (src/nki_current/dialect.h); trace_kernel is always 2.24.
   std::string dialect;
+  // The last IR check pass to run after tracing (check/pipeline.h): `nkiagent ir --after PASS`
+  // stops the pipeline early.
+  check::Pass last_check = check::Pass::DirectAlloc;
 };
 
 struct TraceResult {
   std::shared_ptr<ir::Kernel> kernel;      // null when tracing failed
   std::vector<Diagnostic> diagnostics;     // errors and warnings, in order
+  check::Findings checks;                  // the IR check passes that ran, and what each found
   bool ok() const;
 };
 
@@ -150,6 +164,9 @@ class Tracer : public py::Interp {
   int block_depth() const { return static_cast<int>(blocks_.size()) - 1; }
   bool in_loop_or_branch() const { return blocks_.size() > 1; }
 
+  // The report of the IR check passes (check/pipeline.h), once the kernel has been traced.
+  const check::Findings& check_findings() const { return checks_; }
+
   // Errors recorded by recover_statement, in the order they were found.
   const std::vector<Diagnostic>& errors() const { return errors_; }
   // At most this many errors are reported by one compile (as clang's -ferror-limit).
@@ -186,6 +203,10 @@ class Tracer : public py::Interp {
   // object attributes) reachable from the running frame and the module (tracer_scope.cpp).
   void poison_containers(size_t tensor_watermark);
   void finish_checks();
+  // The front-end facts the IR checks need (write counts, direct-allocation placements, target).
+  check::CheckInputs check_inputs() const;
+  // Runs the IR checks up to `last` and records their errors (up to kMaxErrors) and warnings.
+  void run_ir_checks(check::Pass last);
   Ref make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param);
 
   std::shared_ptr<ir::Kernel> kernel_;
@@ -202,6 +223,7 @@ class Tracer : public py::Interp {
   std::optional<py::PyError> outside_kernel_error_;
   SourceLoc kernel_def_loc_;
   std::vector<int> write_counts_;
+  check::Findings checks_;
   std::shared_ptr<py::ModuleObj> nki_mod_, nl_mod_, nisa_mod_, nt_mod_, ncc_mod_, np_mod_;
 
   friend void install_modules(Tracer& t);

@@ -1,16 +1,17 @@
-// Live ranges of on-chip tensors (nki/liveness.h) and the capacity check built on them
-// (nki/check_capacity.h), on kernels traced from Python source.
+// Live ranges of on-chip tensors (check/liveness.h) and the capacity check built on them
+// (check/capacity.h), on kernels traced from Python source.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
-#include "nki/check_capacity.h"
-#include "nki/liveness.h"
+#include "check/capacity.h"
+#include "check/liveness.h"
 #include "nki/tracer.h"
 
 using namespace nki;
 using namespace nki::front;
+using namespace nki::check;
 
 namespace {
 
@@ -449,7 +450,7 @@ TEST(Capacity, PsumOperandsOfOneInstruction) {
   copy.srcs.push_back(ir::Operand::of(src));
   k.body.push_back(ir::Stmt{copy});
   std::vector<Diagnostic> warnings;
-  std::optional<Diagnostic> e = capacity_error(k, Target::Trn1, &warnings);
+  std::optional<Diagnostic> e = capacity_error(k, sbuf_partition_limit(Target::Trn1), "trn1", &warnings);
   ASSERT_TRUE(e.has_value());
   EXPECT_EQ(e->code, "psum_capacity_exceeded");
   EXPECT_EQ(e->line, 9);

@@ -28,22 +28,18 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 
-namespace nki::front {
+namespace nki::check {
 
-enum class Target;
-
-// Bytes per partition of the physical SBUF: 192 KiB on trn1 (NeuronCore-v2,
-// general/nki/arch/trainium_inferentia2_arch.rst), 224 KiB on trn2 (NeuronCore-v3, current docs
-// nki/guides/architecture/trainium2_arch.rst; the 2.24 page is a stub). PSUM: 16 KiB per
-// partition on both, 8 banks of 2 KiB (same pages). Not the 176 KiB left to NKI tensors after
-// the 16 KiB compiler reserve (nki_direct_allocation_guide.rst, NeuronCore-v2 only): the slack
-// keeps borderline kernels accepted.
-int64_t sbuf_partition_limit(Target t);
+// PSUM: 16 KiB per partition on trn1 and trn2, 8 banks of 2 KiB
+// (general/nki/arch/trainium_inferentia2_arch.rst, nki/guides/architecture/trainium2_arch.rst).
+// The SBUF partition size depends on the target; the front end passes it in
+// (front::sbuf_partition_limit).
 inline constexpr int64_t kPsumPartitionLimit = 16 * 1024;
 
 // Bytes one partition of tensor `d` (B..., P, F...) holds with all its blocks: prod(B) * prod(F)
@@ -56,7 +52,9 @@ int64_t tile_partition_bytes(const ir::TensorDecl& d);
 int64_t peak_partition_bytes(const ir::Kernel& k, ir::Buffer buf);
 
 // The first provable capacity error (SBUF, then PSUM), or nothing when the kernel may fit.
-// Appends the estimate warnings to `warnings` when there is no error.
-std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std::vector<Diagnostic>* warnings = nullptr);
+// Appends the estimate warnings to `warnings` when there is no error. `sbuf_limit`: bytes per
+// SBUF partition of the target, which messages name `target` ("trn1").
+std::optional<Diagnostic> capacity_error(const ir::Kernel& k, int64_t sbuf_limit, const std::string& target,
+                                         std::vector<Diagnostic>* warnings = nullptr);
 
-}  // namespace nki::front
+}  // namespace nki::check

@@ -35,7 +35,7 @@
 
 #include "ir/ir.h"
 
-namespace nki::front {
+namespace nki::check {
 
 struct LiveRange {
   int tensor = -1;     // id of a root (storage-owning) SBUF or PSUM tensor
@@ -59,4 +59,4 @@ struct Liveness {
 
 Liveness on_chip_liveness(const ir::Kernel& k);
 
-}  // namespace nki::front
+}  // namespace nki::check

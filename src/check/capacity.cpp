@@ -1,4 +1,4 @@
-#include "nki/check_capacity.h"
+#include "check/capacity.h"
 
 #include <algorithm>
 #include <limits>
@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "base/diag_codes.h"
+#include "check/liveness.h"
 #include "ir/scalar_expr.h"
 #include "ir/walk.h"
-#include "nki/liveness.h"
-#include "nki/lowering.h"
-#include "nki/tracer.h"
 
-namespace nki::front {
+namespace nki::check {
+
+using ir::shape_str;
 
 namespace {
 
@@ -105,9 +105,9 @@ std::string describe_list(const ir::Kernel& k, std::vector<std::pair<int, int64_
   return names;
 }
 
-std::string capacity_str(bool psum, int64_t limit, Target target) {
+std::string capacity_str(bool psum, int64_t limit, const std::string& target) {
   return psum ? "the 16 KiB of a PSUM partition (8 banks of 2 KiB)"
-              : "the " + bytes_str(limit) + " of a " + (target == Target::Trn2 ? "trn2" : "trn1") + " SBUF partition";
+              : "the " + bytes_str(limit) + " of a " + target + " SBUF partition";
 }
 
 // ------------------------------------------------------------------ the live-range estimate
@@ -185,7 +185,8 @@ SweepResult sweep(const ir::Kernel& k, const Liveness& lv, ir::Buffer buf, int64
   return res;
 }
 
-Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum, int64_t limit, Target target) {
+Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum, int64_t limit,
+                            const std::string& target) {
   const ir::TensorDecl& culprit = k.tensors[static_cast<size_t>(s.culprit)];
   const std::string where = psum ? "PSUM" : "SBUF";
   const std::string hint =
@@ -205,7 +206,7 @@ Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum
 
 // One tile larger than a partition: no allocation holds it.
 std::optional<Diagnostic> tile_error(const ir::Kernel& k, const Liveness& lv, ir::Buffer buf, int64_t limit,
-                                     Target target) {
+                                     const std::string& target) {
   const bool psum = buf == ir::Buffer::Psum;
   for (const LiveRange& r : lv.ranges) {
     const ir::TensorDecl& d = k.tensors[static_cast<size_t>(r.tensor)];
@@ -270,7 +271,8 @@ int64_t touched_tiles(const ir::TensorDecl& d, const std::vector<const ir::Acces
 
 class OperandCheck {
  public:
-  OperandCheck(const ir::Kernel& k, Target target) : k_(k), target_(target) {}
+  OperandCheck(const ir::Kernel& k, int64_t sbuf_limit, const std::string& target)
+      : k_(k), sbuf_limit_(sbuf_limit), target_(target) {}
 
   // The first instruction in program order whose operands do not fit.
   std::optional<Diagnostic> walk(const std::vector<ir::Stmt>& body) {
@@ -306,7 +308,7 @@ class OperandCheck {
     const bool fill = !dst_read && std::all_of(in.srcs.begin(), in.srcs.end(), [](const ir::Operand& o) { return o.is_imm; });
     for (ir::Buffer buf : {ir::Buffer::Sbuf, ir::Buffer::Psum}) {
       const bool psum = buf == ir::Buffer::Psum;
-      const int64_t limit = psum ? kPsumPartitionLimit : sbuf_partition_limit(target_);
+      const int64_t limit = psum ? kPsumPartitionLimit : sbuf_limit_;
       for (const auto* g : {&reads, &writes}) {
         Usage u;
         std::vector<std::pair<int, int64_t>> items;
@@ -338,12 +340,11 @@ class OperandCheck {
   }
 
   const ir::Kernel& k_;
-  Target target_;
+  int64_t sbuf_limit_;
+  std::string target_;
 };
 
 }  // namespace
-
-int64_t sbuf_partition_limit(Target t) { return t == Target::Trn2 ? 224 * 1024 : 192 * 1024; }
 
 int64_t partition_bytes(const ir::TensorDecl& d) { return all_blocks(d) * tile_partition_bytes(d); }
 
@@ -353,12 +354,12 @@ int64_t peak_partition_bytes(const ir::Kernel& k, ir::Buffer buf) {
   return sweep(k, on_chip_liveness(k), buf, std::numeric_limits<int64_t>::max()).peak;
 }
 
-std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std::vector<Diagnostic>* warnings) {
+std::optional<Diagnostic> capacity_error(const ir::Kernel& k, int64_t sbuf_limit, const std::string& target,
+                                         std::vector<Diagnostic>* warnings) {
   const Liveness lv = on_chip_liveness(k);
-  const int64_t sbuf_limit = sbuf_partition_limit(target);
   if (auto e = tile_error(k, lv, ir::Buffer::Sbuf, sbuf_limit, target)) return e;
   if (auto e = tile_error(k, lv, ir::Buffer::Psum, kPsumPartitionLimit, target)) return e;
-  if (auto e = OperandCheck(k, target).walk(k.body)) return e;
+  if (auto e = OperandCheck(k, sbuf_limit, target).walk(k.body)) return e;
   if (!warnings) return std::nullopt;
   SweepResult s = sweep(k, lv, ir::Buffer::Sbuf, sbuf_limit);
   if (s.culprit >= 0) warnings->push_back(estimate_warning(k, s, false, sbuf_limit, target));
@@ -367,4 +368,4 @@ std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std
   return std::nullopt;
 }
 
-}  // namespace nki::front
+}  // namespace nki::check
