@@ -1,6 +1,6 @@
 // Concrete values of index-arithmetic atoms (loop variables, program ids, floor-div/mod nodes)
 // and evaluation of ScalarExprs / Predicates over them: the one atom environment of the
-// simulator (machine/interpreter.cpp), the static bounds check (nki/check_bounds.cpp) and the
+// simulator (machine/interpreter.cpp), the static bounds check (check/bounds.cpp) and the
 // cost model's scheduler (cost/scheduler.cpp).
 #pragma once
 

@@ -96,8 +96,6 @@ int64_t Loop::trip_count() const {
   return n > INT64_MAX ? INT64_MAX : static_cast<int64_t>(n);
 }
 
-namespace {
-
 std::string shape_str(const std::vector<int64_t>& s) {
   std::ostringstream o;
   o << "[";
@@ -105,6 +103,8 @@ std::string shape_str(const std::vector<int64_t>& s) {
   o << "]";
   return o.str();
 }
+
+namespace {
 
 std::string atom_str(const Kernel& k, int id) {
   const Atom& a = k.atoms[id];

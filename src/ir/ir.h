@@ -323,6 +323,8 @@ struct Kernel {
   std::vector<std::string> registers;  // virtual registers (names), Instr::reg_* / Loop::*_reg
 };
 
+// "[128, 512]": how the printer and the diagnostics write a shape.
+std::string shape_str(const std::vector<int64_t>& s);
 // Human-readable dump used by `nkiagent ir` (stable: tests compare against it).
 std::string print_kernel(const Kernel& k);
 std::string print_scalar_expr(const Kernel& k, const ScalarExpr& e);

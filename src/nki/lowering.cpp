@@ -502,7 +502,7 @@ void assign_into(Tracer& t, TensorObj& dst, const Ref& value, std::optional<ir::
       }
       // Not retargeted (custom instruction, broadcast, accumulation): the fresh result is still
       // consumed right here, so direct allocation does not count it as an automatically
-      // allocated tile unless it is used again (check_alloc.cpp).
+      // allocated tile unless it is used again (check/direct_alloc.cpp).
       t.folded_results.insert(t.storage_of(v->view.tensor));
     }
     ir::Instr in;

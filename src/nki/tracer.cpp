@@ -10,8 +10,6 @@
 #include "ir/scalar_expr.h"
 #include "lang/parser.h"
 #include "nki/check_alloc.h"
-#include "nki/check_bounds.h"
-#include "nki/check_capacity.h"
 #include "nki/lowering.h"
 
 namespace nki::front {
@@ -596,8 +594,7 @@ void Tracer::run(const py::Module& module) {
     // The kernel body had errors (recover_statement): its outputs are unknown, so only the
     // checks of the instructions that were traced still say something true.
     root_.swap(kernel_->body);
-    for (Diagnostic& d : static_bounds_errors(*kernel_, kMaxErrors))
-      if (!record_error(std::move(d))) break;
+    run_ir_checks(check::Pass::Bounds);
     return;
   }
 
@@ -631,54 +628,26 @@ void Tracer::run(const py::Module& module) {
   finish_checks();
 }
 
-void Tracer::finish_checks() {
-  // Each check below is independent of the others: all their findings are reported.
-  bool out_of_bounds = false;
-  for (Diagnostic& d : static_bounds_errors(*kernel_, kMaxErrors)) {
-    out_of_bounds = true;
-    if (!record_error(std::move(d))) return;
-  }
-  // err_tensor_output_not_written_to (spec §2.6, C24), err_mutable_parameter_not_returned.
-  for (int id : kernel_->outputs) {
-    const ir::TensorDecl& d = kernel_->tensors[id];
-    if (d.role == ir::TensorRole::Parameter) continue;
-    if (write_counts_[storage_of(id)] == 0) {
-      record_error(make_diagnostic(Severity::Error, diag::Code::err_tensor_output_not_written_to,
-                                   "output tensor '" + d.name + "' is never written to", file(), d.loc,
-                                   "write every element with nl.store(" + d.name + "[...], value=tile)"));
-    }
-  }
-  for (int id : kernel_->params) {
-    const ir::TensorDecl& d = kernel_->tensors[id];
-    if (d.mutable_param && write_counts_[id] > 0 && !kernel_->outputs.empty() &&
-        std::find(kernel_->outputs.begin(), kernel_->outputs.end(), id) == kernel_->outputs.end()) {
-      record_error(make_diagnostic(Severity::Error, diag::Code::err_mutable_parameter_not_returned,
-                                   "mutable parameter '" + d.name + "' is updated but not returned", file(),
-                                   last_return_loc(), "return the mutated parameter from the kernel"));
-    }
-  }
-  if (kernel_->outputs.empty()) {
-    // Pass-by-reference style: the written parameters are the results.
-    bool any = false;
-    for (int id : kernel_->params) any = any || write_counts_[id] > 0;
-    if (!any) {
-      record_error(make_diagnostic(Severity::Error, diag::Code::err_tensor_output_not_written_to,
-                                   "kernel '" + kernel_->name + "' produces no output (nothing is returned or stored)",
-                                   file(), kernel_def_loc_, "return the output tensors"));
-    }
-  }
-  // SBUF/PSUM allocation accounting (check_capacity.h): provable overflows are errors, the
-  // live-range estimate only warns. Direct-allocation kernels place their tiles themselves
-  // (nki_direct_allocation_guide.rst), so the model does not apply.
-  // Each reports its first finding only (docs/error-codes.md, "Several errors in one compile"),
-  // and only over accesses that stay in bounds: the live tiles of an access outside its tensor
-  // mean nothing.
-  if (out_of_bounds) return;
-  if (!direct_alloc) {
-    if (std::optional<Diagnostic> over = capacity_error(*kernel_, target(), &warnings_)) record_error(*over);
-  } else if (std::optional<Diagnostic> err = direct_alloc_error(*kernel_, direct_tensors, folded_results, warnings_)) {
-    record_error(*err);
-  }
+void Tracer::finish_checks() { run_ir_checks(opts_.last_check); }
+
+check::CheckInputs Tracer::check_inputs() const {
+  check::CheckInputs in;
+  in.max_errors = kMaxErrors;
+  in.writes.write_counts = write_counts_;
+  in.writes.kernel_def_loc = kernel_def_loc_;
+  in.writes.last_return_loc = last_return_loc();
+  in.target = target();
+  in.direct_allocation = direct_alloc;
+  in.direct_tensors = direct_tensors;
+  in.folded_results = folded_results;
+  return in;
+}
+
+void Tracer::run_ir_checks(check::Pass last) {
+  checks_ = check::run_checks(*kernel_, check_inputs(), last);
+  // Recorded in pipeline order; record_error keeps the first kMaxErrors.
+  for (Diagnostic& d : checks_.errors()) record_error(std::move(d));
+  for (Diagnostic& d : checks_.warnings()) warnings_.push_back(std::move(d));
 }
 
 TraceResult trace_kernel(const SourceFilePtr& file, const TraceOptions& opts) {
@@ -708,6 +677,7 @@ TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Modu
       return d.line == last->line && d.col == last->col;
     });
     if (last && !repeated && tracer.errors().size() < Tracer::kMaxErrors) res.diagnostics.push_back(std::move(*last));
+    res.checks = tracer.check_findings();
     res.kernel.reset();
   };
   auto fail_here = [&](std::string code, std::string message, std::string hint) {
@@ -746,6 +716,7 @@ TraceResult trace_with(Tracer& tracer, const SourceFilePtr& file, const py::Modu
     return res;
   }
   res.diagnostics = tracer.warnings();
+  res.checks = tracer.check_findings();
   return res;
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "base/diagnostic.h"
+#include "check/pipeline.h"
 #include "ir/ir.h"
 #include "lang/interp.h"
 #include "nki/check_alloc.h"
@@ -50,11 +51,15 @@ struct TraceOptions {
   // legacy 2.24 dialect, `import nki` the current one), "2.24", or a current version "0.2".."0.6".
   // The dispatch lives above this layer (src/nki_current/dialect.h); trace_kernel is always 2.24.
   std::string dialect;
+  // The last IR check pass to run after tracing (check/pipeline.h): `nkiagent ir --after PASS`
+  // stops the pipeline early.
+  check::Pass last_check = check::Pass::DirectAlloc;
 };
 
 struct TraceResult {
   std::shared_ptr<ir::Kernel> kernel;      // null when tracing failed
   std::vector<Diagnostic> diagnostics;     // errors and warnings, in order
+  check::Findings checks;                  // the IR check passes that ran, and what each found
   bool ok() const;
 };
 
@@ -149,6 +154,9 @@ class Tracer : public py::Interp {
   int block_depth() const { return static_cast<int>(blocks_.size()) - 1; }
   bool in_loop_or_branch() const { return blocks_.size() > 1; }
 
+  // The report of the IR check passes (check/pipeline.h), once the kernel has been traced.
+  const check::Findings& check_findings() const { return checks_; }
+
   // Errors recorded by recover_statement, in the order they were found.
   const std::vector<Diagnostic>& errors() const { return errors_; }
   // At most this many errors are reported by one compile (as clang's -ferror-limit).
@@ -187,6 +195,10 @@ class Tracer : public py::Interp {
   // object attributes) reachable from the running frame and the module (tracer_scope.cpp).
   void poison_containers(size_t tensor_watermark);
   void finish_checks();
+  // The front-end facts the IR checks need (write counts, direct-allocation placements, target).
+  check::CheckInputs check_inputs() const;
+  // Runs the IR checks up to `last` and records their errors (up to kMaxErrors) and warnings.
+  void run_ir_checks(check::Pass last);
   Ref make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param);
 
   std::shared_ptr<ir::Kernel> kernel_;
@@ -203,6 +215,7 @@ class Tracer : public py::Interp {
   std::optional<py::PyError> outside_kernel_error_;
   SourceLoc kernel_def_loc_;
   std::vector<int> write_counts_;
+  check::Findings checks_;
   std::shared_ptr<py::ModuleObj> nki_mod_, nl_mod_, nisa_mod_, nt_mod_, ncc_mod_, np_mod_;
 
   friend void install_modules(Tracer& t);

@@ -144,6 +144,7 @@ CompileResult compile_isolated(const SourceFilePtr& file, const front::TraceOpti
     if (ok) {
       CompileResult again = compile(file, opts);
       out.kernel = again.ok() ? again.kernel : nullptr;
+      out.checks = again.checks;
       if (!again.ok()) out.diagnostics = again.diagnostics;
     }
   } catch (const wire::DecodeError& e) {

@@ -18,6 +18,7 @@ CompileResult compile(const SourceFilePtr& file, const front::TraceOptions& opts
   front::TraceResult tr = current::trace_any(file, opts);
   CompileResult r;
   r.diagnostics = std::move(tr.diagnostics);
+  r.checks = std::move(tr.checks);
   if (!tr.ok()) return r;
   // IR invariants (ir/verify.h): a broken one is a bug of this tool, reported here with the
   // instruction instead of surfacing as a simulator or cost-model surprise.

@@ -19,6 +19,7 @@ namespace nki::toolchain {
 struct CompileResult {
   std::shared_ptr<ir::Kernel> kernel;  // null when compilation failed
   std::vector<Diagnostic> diagnostics; // errors and warnings
+  check::Findings checks;              // the IR check passes that ran (nkiagent ir --after)
   bool ok() const { return kernel && !has_errors(); }
   bool has_errors() const;
 };

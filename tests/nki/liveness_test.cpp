@@ -1,16 +1,17 @@
-// Live ranges of on-chip tensors (nki/liveness.h) and the capacity check built on them
-// (nki/check_capacity.h), on kernels traced from Python source.
+// Live ranges of on-chip tensors (check/liveness.h) and the capacity check built on them
+// (check/capacity.h), on kernels traced from Python source.
 #include <gtest/gtest.h>
 
 #include <memory>
 #include <string>
 
-#include "nki/check_capacity.h"
-#include "nki/liveness.h"
+#include "check/capacity.h"
+#include "check/liveness.h"
 #include "nki/tracer.h"
 
 using namespace nki;
 using namespace nki::front;
+using namespace nki::check;
 
 namespace {
 

@@ -9,10 +9,10 @@
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 
-namespace nki::front {
+namespace nki::check {
 
 // Every access that is provably out of bounds, one diagnostic per access (its first failing
 // iteration), at most `max_errors`.
 std::vector<Diagnostic> static_bounds_errors(const ir::Kernel& k, size_t max_errors);
 
-}  // namespace nki::front
+}  // namespace nki::check

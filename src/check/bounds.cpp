@@ -1,4 +1,4 @@
-#include "nki/check_bounds.h"
+#include "check/bounds.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,9 +11,10 @@
 #include "ir/atom_env.h"
 #include "ir/scalar_expr.h"
 #include "ir/walk.h"
-#include "nki/lowering.h"
 
-namespace nki::front {
+namespace nki::check {
+
+using ir::shape_str;
 
 namespace {
 
@@ -209,4 +210,4 @@ std::vector<Diagnostic> static_bounds_errors(const ir::Kernel& k, size_t max_err
   return std::move(c.found_);
 }
 
-}  // namespace nki::front
+}  // namespace nki::check

@@ -1,4 +1,4 @@
-#include "nki/check_capacity.h"
+#include "check/capacity.h"
 
 #include <algorithm>
 #include <limits>
@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "base/diag_codes.h"
+#include "check/liveness.h"
 #include "ir/scalar_expr.h"
 #include "ir/walk.h"
-#include "nki/liveness.h"
-#include "nki/lowering.h"
-#include "nki/tracer.h"
 
-namespace nki::front {
+namespace nki::check {
+
+using ir::shape_str;
 
 namespace {
 
@@ -187,7 +187,8 @@ SweepResult sweep(const ir::Kernel& k, const Liveness& lv, ir::Buffer buf, int64
   return res;
 }
 
-Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum, int64_t limit, Target target) {
+Diagnostic estimate_warning(const ir::Kernel& k, const SweepResult& s, bool psum, int64_t limit,
+                            Target target) {
   const ir::TensorDecl& culprit = k.tensors[static_cast<size_t>(s.culprit)];
   const std::string where = psum ? "PSUM" : "SBUF";
   const std::string hint =
@@ -353,7 +354,8 @@ int64_t peak_partition_bytes(const ir::Kernel& k, ir::Buffer buf) {
   return sweep(k, on_chip_liveness(k), buf, std::numeric_limits<int64_t>::max()).peak;
 }
 
-std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std::vector<Diagnostic>* warnings) {
+std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target,
+                                         std::vector<Diagnostic>* warnings) {
   const Liveness lv = on_chip_liveness(k);
   const int64_t sbuf_limit = nki::describe(target).sbuf_partition_bytes, psum_limit = nki::describe(target).psum_partition_bytes;
   if (auto e = tile_error(k, lv, ir::Buffer::Sbuf, sbuf_limit, target)) return e;
@@ -367,4 +369,4 @@ std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std
   return std::nullopt;
 }
 
-}  // namespace nki::front
+}  // namespace nki::check

@@ -1,5 +1,5 @@
 // Live ranges of the on-chip (SBUF/PSUM) tensors of a traced kernel, used by the capacity check
-// (check_capacity.h). Program order is the pre-order walk of the IR with one position per
+// (check/capacity.h). Program order is the pre-order walk of the IR with one position per
 // instruction; a loop body appears once (it is traced once), so a range describes one iteration
 // unless the tensor lives across the loop.
 //
@@ -35,7 +35,7 @@
 
 #include "ir/ir.h"
 
-namespace nki::front {
+namespace nki::check {
 
 struct LiveRange {
   int tensor = -1;     // id of a root (storage-owning) SBUF or PSUM tensor
@@ -59,4 +59,4 @@ struct Liveness {
 
 Liveness on_chip_liveness(const ir::Kernel& k);
 
-}  // namespace nki::front
+}  // namespace nki::check

@@ -1,4 +1,4 @@
-#include "nki/liveness.h"
+#include "check/liveness.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,7 +7,7 @@
 #include "ir/scalar_expr.h"
 #include "ir/walk.h"
 
-namespace nki::front {
+namespace nki::check {
 
 namespace {
 
@@ -376,4 +376,4 @@ Liveness on_chip_liveness(const ir::Kernel& k) {
   return out;
 }
 
-}  // namespace nki::front
+}  // namespace nki::check

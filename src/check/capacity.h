@@ -28,13 +28,14 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "base/diagnostic.h"
 #include "ir/ir.h"
 #include "target/target.h"
 
-namespace nki::front {
+namespace nki::check {
 
 // The limits are the target's physical bytes per SBUF / PSUM partition (TargetDesc::
 // sbuf_partition_bytes, psum_partition_bytes), not the SBUF bytes left to NKI tensors after the
@@ -50,7 +51,9 @@ int64_t tile_partition_bytes(const ir::TensorDecl& d);
 int64_t peak_partition_bytes(const ir::Kernel& k, ir::Buffer buf);
 
 // The first provable capacity error (SBUF, then PSUM), or nothing when the kernel may fit.
-// Appends the estimate warnings to `warnings` when there is no error.
-std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target, std::vector<Diagnostic>* warnings = nullptr);
+// Appends the estimate warnings to `warnings` when there is no error. The limits and the name in
+// messages are the target's (target/target.h).
+std::optional<Diagnostic> capacity_error(const ir::Kernel& k, Target target,
+                                         std::vector<Diagnostic>* warnings = nullptr);
 
-}  // namespace nki::front
+}  // namespace nki::check
