@@ -1,11 +1,13 @@
 // nki.isa for the current dialect (NKI 0.6 signatures: nki/api/nki/isa/__init__.py at
 // aws-neuron-sdk HEAD; shared/docs/nki-spec.md §3.5). Every instruction is destination-passing:
 // `nisa.op(dst, inputs...)` with the output dtype taken from dst. The adapters bind the 0.6
-// signature, call the 2.24 builder of src/nki (its argument checks and IR emission) with
-// dtype=dst.dtype, and write its result into dst the way the 2.24 `dst[...] = nisa.op(...)`
-// does (front::assign_into retargets the instruction, so no copy is added).
+// signature, run the 2.24 binder and emitter of src/nki (nisa_apis.h: the argument checks and
+// the IR emission, one copy for both dialects) with dtype=dst.dtype, and write the result into
+// dst the way the 2.24 `dst[...] = nisa.op(...)` does (front::assign_into retargets the
+// instruction, so no copy is added).
 #include "base/diag_codes.h"
 #include "nki/api_common.h"
+#include "nki/nisa_apis.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
 #include "nki_current/registers.h"
@@ -156,7 +158,11 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
   std::vector<std::string> names;
   for (const P& p : f.params) names.push_back(p.name);
   IsaForward spec = f;
-  return std::make_shared<py::BuiltinFn>(api, [&t, spec, names, api, legacy](py::Interp& in, py::CallArgs& call) -> Ref {
+  // A row of the 2.24 nisa table runs directly; the builders not yet in the table
+  // (api_custom.cpp, api_nisa_cumulative.cpp) are called through the 2.24 module.
+  const front::ApiRow* row = front::find_api(front::nisa::apis(), f.legacy);
+  return std::make_shared<py::BuiltinFn>(api, [&t, spec, names, api, legacy, row](py::Interp& in,
+                                                                                  py::CallArgs& call) -> Ref {
     Bound b(call, api, names, spec.required, true);
     TensorObj* dst = need_dst(b);
     std::vector<std::pair<std::string, Ref>> kw;
@@ -220,7 +226,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
       }
       if (add) accumulate = ir::Alu::Add;
     }
-    Ref res = call_legacy(in, legacy, spec.legacy, kw, call);
+    Ref res = row ? call_row(in, t, *row, kw, call) : call_legacy(in, legacy, spec.legacy, kw, call);
     if (!spec.legacy_writes_dst) {
       if (!front::as_tensor(res))
         current_error(diag::Code::internal_error, api + ": the 2.24 builder returned no tile");

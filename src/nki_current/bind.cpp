@@ -62,6 +62,15 @@ Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, co
   return fn->call(in, call);
 }
 
+Ref call_row(py::Interp& in, front::Tracer& t, const front::ApiRow& row,
+             const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site) {
+  py::CallArgs call;
+  call.loc = site.loc;
+  for (const auto& [k, v] : kwargs)
+    if (v) call.kw.emplace_back(k, v);
+  return front::run_api(row, t, in, call);
+}
+
 void InstrHandleObj::misuse() const {
   current_error(diag::Code::isa_result_is_not_a_tile,
                 api + " returns an instruction handle, not a tile, in NKI 0.2+",
