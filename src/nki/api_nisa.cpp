@@ -1,8 +1,10 @@
 // neuronxcc.nki.isa (nisa) for SDK 2.24: shared/docs/nki-spec.md §2.10–§2.11. The instructions
-// are binder + emitter pairs in nisa_*.cpp (nisa_apis.h), registered from the table below.
+// are binder + emitter pairs in nisa_*.cpp and api_nisa_cumulative.cpp (nisa_apis.h,
+// nisa_custom_apis.h), registered from the table below.
 #include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki/nisa_apis.h"
+#include "nki/nisa_custom_apis.h"
 
 namespace nki::front {
 
@@ -20,10 +22,6 @@ std::shared_ptr<py::ModuleObj> make_enum(const std::string& name,
 }
 
 }  // namespace
-
-void add_nisa_custom(Tracer& t, py::ModuleObj& m);
-void add_nisa_selects(Tracer& t, py::ModuleObj& m);
-void add_nisa_cumulative(Tracer& t, py::ModuleObj& m);
 
 namespace nisa {
 
@@ -71,6 +69,36 @@ const std::vector<ApiRow>& apis() {
        bind_then_emit(bind_tensor_copy_dynamic_src, emit_tensor_copy_dynamic_src)},
       {"tensor_copy_dynamic_dst", {{"dst", "src", "mask", "dtype", "engine"}, 0, 2},
        bind_then_emit(bind_tensor_copy_dynamic_dst, emit_tensor_copy_dynamic_dst)},
+      // nisa_custom.cpp
+      {"bn_stats", {{"data", "mask", "dtype"}, 1, 1}, bind_then_emit(bind_bn_stats, emit_bn_stats)},
+      {"bn_aggr", {{"data", "mask", "dtype"}, 1, 1}, bind_then_emit(bind_bn_aggr, emit_bn_aggr)},
+      {"max8", {{"src", "mask", "dtype"}, 0, 1}, bind_then_emit(bind_max8, emit_max8)},
+      {"nc_find_index8", {{"data", "vals", "mask", "dtype"}, 0, 2},
+       bind_then_emit(bind_nc_find_index8, emit_nc_find_index8)},
+      {"nc_match_replace8", {{"data", "vals", "imm", "dst_idx", "mask", "dtype"}, 0, 3},
+       bind_then_emit(bind_nc_match_replace8, emit_nc_match_replace8)},
+      {"dropout", {{"data", "prob", "mask", "dtype"}, 2, 2}, bind_then_emit(bind_dropout, emit_dropout)},
+      {"nc_stream_shuffle", {{"src", "dst", "shuffle_mask", "dtype", "mask"}, 3, 3},
+       bind_then_emit(bind_nc_stream_shuffle, emit_nc_stream_shuffle)},
+      {"local_gather", {{"src_buffer", "index", "num_elem_per_idx", "num_valid_indices", "mask"}, 4, 2},
+       bind_then_emit(bind_local_gather, emit_local_gather)},
+      // nisa_selects.cpp
+      {"range_select",
+       {{"on_true_tile", "comp_op0", "comp_op1", "bound0", "bound1", "reduce_cmd", "reduce_res", "reduce_op",
+         "range_start", "on_false_value", "mask", "dtype"}, 0, 5},
+       bind_then_emit(bind_range_select, emit_range_select)},
+      {"tensor_copy_predicated", {{"src", "dst", "predicate", "mask", "dtype", "reverse_pred"}, 0, 3},
+       bind_then_emit(bind_tensor_copy_predicated, emit_tensor_copy_predicated)},
+      {"select_reduce",
+       {{"dst", "predicate", "on_true", "on_false", "reduce_res", "reduce_cmd", "reduce_op", "reverse_pred", "mask",
+         "dtype"}, 0, 4},
+       bind_then_emit(bind_select_reduce, emit_select_reduce)},
+      {"sequence_bounds", {{"segment_ids", "dtype"}, 0, 1}, bind_then_emit(bind_sequence_bounds, emit_sequence_bounds)},
+      {"dma_transpose", {{"src", "axes", "mask", "dtype", "dge_mode"}, 1, 1},
+       bind_then_emit(bind_dma_transpose, emit_dma_transpose)},
+      // api_nisa_cumulative.cpp
+      {"tensor_scalar_cumulative", {{"dst", "src", "op0", "op1", "imm0", "imm1", "reduce_cmd", "name"}, 7, 5},
+       bind_then_emit(bind_tensor_scalar_cumulative, emit_tensor_scalar_cumulative)},
   };
   return rows;
 }
@@ -103,9 +131,6 @@ std::shared_ptr<py::ModuleObj> make_nisa_module(Tracer& t) {
   }));
 
   add_apis(t, *m, nisa::apis());
-  add_nisa_custom(t, *m);
-  add_nisa_selects(t, *m);
-  add_nisa_cumulative(t, *m);
   for (const char* n : {"bn_stats", "bn_aggr", "max8", "nc_find_index8", "nc_match_replace8", "local_gather",
                         "nc_stream_shuffle", "dropout", "range_select", "tensor_copy_predicated",
                         "tensor_copy_dynamic_src", "tensor_copy_dynamic_dst", "dma_transpose"}) {

@@ -15,7 +15,7 @@
 
 namespace nki::front::nisa {
 
-// The rows of neuronxcc.nki.isa implemented in nisa_*.cpp, in registration order.
+// The rows of neuronxcc.nki.isa (these and nisa_custom_apis.h's), in registration order.
 const std::vector<ApiRow>& apis();
 
 // ---- nisa_matmul.cpp
@@ -202,5 +202,14 @@ struct TensorCopyDynamicDst {
 };
 TensorCopyDynamicDst bind_tensor_copy_dynamic_dst(Tracer& t, py::Interp& in, const Args& a);
 Ref emit_tensor_copy_dynamic_dst(Tracer& t, const TensorCopyDynamicDst& a);
+
+struct DmaTranspose {
+  TensorObj* src;
+  std::vector<size_t> perm;  // result dim k walks source dim perm[k]
+  DType dtype;
+  Ref mask;
+};
+DmaTranspose bind_dma_transpose(Tracer& t, py::Interp& in, const Args& a);
+Ref emit_dma_transpose(Tracer& t, const DmaTranspose& a);
 
 }  // namespace nki::front::nisa

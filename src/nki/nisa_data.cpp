@@ -1,5 +1,5 @@
 // Data-movement and tile-generating nisa instructions (SDK 2.24): tensor_copy, iota, memset,
-// affine_select, dma_copy, tensor_copy_dynamic_src and tensor_copy_dynamic_dst.
+// affine_select, dma_copy, tensor_copy_dynamic_src, tensor_copy_dynamic_dst and dma_transpose.
 #include "base/diag_codes.h"
 #include "nki/api_common.h"
 #include "nki/nisa_apis.h"
@@ -7,6 +7,55 @@
 #include "nki/operand_rules.h"
 
 namespace nki::front::nisa {
+
+namespace {
+
+// The same access read in the order of a transposed iteration space: result dim k walks source
+// dim perm[k]. An indirect index access (defined over the same space) is permuted alike.
+ir::Access permute_access(const ir::Access& v, const std::vector<size_t>& perm) {
+  ir::Access out = v;
+  out.shape.clear();
+  for (size_t p : perm) out.shape.push_back(v.shape[p]);
+  for (auto& col : out.coef) {
+    std::vector<int64_t> c(perm.size());
+    for (size_t k = 0; k < perm.size(); ++k) c[k] = col[perm[k]];
+    col = c;
+  }
+  if (v.indirect) out.indirect->index = std::make_shared<ir::Access>(permute_access(*v.indirect->index, perm));
+  return out;
+}
+
+// "DMA Indirect Transpose Constraints" of HEAD nki/api/nki/isa/__init__.py (dma_transpose), for a
+// source subscripted with an index tile on its first dimension.
+void check_indirect_transpose(Tracer& t, const TensorObj& src) {
+  const std::vector<int64_t>& s = src.shape();
+  const ir::Access& ix = *src.view.indirect->index;
+  const ir::TensorDecl& index_tensor = t.kernel().tensors[ix.tensor];
+  if (t.target() != Target::Trn2)
+    nki_error(diag::Code::unsupported_on_target, "dma_transpose with indirect indices is available on trn2 and later only",
+              "compile with --target trn2 (platform_target='trn2')");
+  if (src.buffer() == ir::Buffer::Sbuf || src.buffer() == ir::Buffer::Psum)
+    nki_error(diag::Code::err_unsupported_memory, "dma_transpose with indirect indices reads its source from HBM only");
+  if (dtype_size(src.dtype()) != 2)
+    nki_error(diag::Code::unsupported_dtype, "dma_transpose with indirect indices needs a 2-byte source dtype, got " +
+                                       std::string(dtype_name(src.dtype())));
+  if (s.back() > 128)
+    nki_error(diag::Code::shape_mismatch, "dma_transpose with indirect indices: the source's last dimension must be <= 128, got " +
+                                    std::to_string(s.back()));
+  if (s.size() == 4 && s[1] != 1 && s[2] != 1)
+    nki_error(diag::Code::shape_mismatch, "4-D dma_transpose with indirect indices needs src.shape[1] or src.shape[2] to be 1");
+  if (s[0] % 16 != 0)
+    nki_error(diag::Code::shape_mismatch, "dma_transpose with indirect indices needs src.shape[0] divisible by 16, got " +
+                                    std::to_string(s[0]));
+  if (index_tensor.dtype != DType::UInt32)
+    nki_error(diag::Code::unsupported_dtype, "dma_transpose indices must be uint32, got " + std::string(dtype_name(index_tensor.dtype)));
+  const int64_t rows = s[0];  // one index per gathered row; the index tile is [rows, 1]
+  if (rows < 16 || rows > 128)
+    nki_error(diag::Code::shape_mismatch, "dma_transpose indices.shape[0] must be in [16, 128] and divisible by 16, got " +
+                                    std::to_string(rows));
+}
+
+}  // namespace
 
 TensorCopy bind_tensor_copy(Tracer&, py::Interp&, const Args& a) {
   ir::Engine e = engine_of(a[3], ir::Engine::Vector);
@@ -205,6 +254,46 @@ Ref emit_tensor_copy_dynamic_dst(Tracer& t, const TensorCopyDynamicDst& a) {
   in.mask = make_mask(t, a.mask, a.dst->shape().size());
   t.emit(std::move(in));
   return py::none();
+}
+
+// dma_transpose: 2-D [1,0], 3-D [2,1,0], 4-D [3,1,2,0] into a new SBUF tile (2.24
+// general/nki/api/nki/isa/__init__.py). `axes` and indirect (gather) sources come from the
+// current docs (HEAD nki/api/nki/isa/__init__.py, "DMA Indirect Transpose Constraints"), which
+// the HEAD legacy test test_nki_isa_dma_transpose.py calls through neuronxcc.nki.isa.
+DmaTranspose bind_dma_transpose(Tracer& t, py::Interp&, const Args& a) {
+  TensorObj* src = need_tensor(a[0], "dma_transpose", "src");
+  if (src->buffer() == ir::Buffer::Psum) nki_error(diag::Code::err_unsupported_memory, "dma_transpose reads HBM or SBUF");
+  size_t r = src->shape().size();
+  std::vector<size_t> perm;
+  if (r == 2) perm = {1, 0};
+  else if (r == 3) perm = {2, 1, 0};
+  else if (r == 4) perm = {3, 1, 2, 0};
+  else nki_error(diag::Code::err_exceed_max_supported_dimension, "dma_transpose supports 2-D to 4-D sources");
+  if (a.has(1)) {  // "Supported axes are (1, 0), (2, 1, 0), and (3, 1, 2, 0)": the rank's one permutation
+    auto* tup = py::cast<py::TupleObj>(a[1]);
+    bool ok = tup && tup->items.size() == r;
+    for (size_t k = 0; ok && k < r; ++k) ok = py::as_int(tup->items[k]) == static_cast<int64_t>(perm[k]);
+    if (!ok)
+      nki_error(diag::Code::invalid_arguments, "dma_transpose axes must be (1, 0), (2, 1, 0) or (3, 1, 2, 0) for a " +
+                                         std::to_string(r) + "-D source, got " + a[1]->repr());
+  }
+  if (src->view.indirect) check_indirect_transpose(t, *src);
+  return {src, perm, opt_dtype(a[3]).value_or(src->dtype()), a[2]};
+}
+
+Ref emit_dma_transpose(Tracer& t, const DmaTranspose& a) {
+  std::vector<int64_t> shape;
+  for (size_t p : a.perm) shape.push_back(a.src->shape()[p]);
+  auto res = t.new_tensor(shape, a.dtype, ir::Buffer::Sbuf, "");
+  ir::Instr in;
+  in.op = ir::Opcode::Copy;
+  in.name = "nisa.dma_transpose";
+  in.engine = ir::Engine::Dma;
+  in.dst = res->view;
+  in.srcs = {ir::Operand::of(permute_access(a.src->view, a.perm))};
+  in.mask = make_mask(t, a.mask, shape.size());
+  res->producer = t.emit(std::move(in));
+  return res;
 }
 
 }  // namespace nki::front::nisa

@@ -151,18 +151,14 @@ TensorObj* need_dst(const Bound& b) {
 }
 
 Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
-  std::shared_ptr<py::ModuleObj> legacy = t.legacy_nisa();
   std::string api = std::string("nisa.") + f.name;
-  if (!legacy->find(f.legacy))
-    return front::unsupported_api(api, "in NKI 0.6 but not implemented by this simulator yet (docs/nki-current.md)");
+  // The 2.24 instruction whose binder and emitter this adapter runs (nisa_apis.h).
+  const front::ApiRow* row = front::find_api(front::nisa::apis(), f.legacy);
+  if (!row) return front::unsupported_api(api, "in NKI 0.6 but not implemented by this simulator yet (docs/nki-current.md)");
   std::vector<std::string> names;
   for (const P& p : f.params) names.push_back(p.name);
   IsaForward spec = f;
-  // A row of the 2.24 nisa table runs directly; the builders not yet in the table
-  // (api_custom.cpp, api_nisa_cumulative.cpp) are called through the 2.24 module.
-  const front::ApiRow* row = front::find_api(front::nisa::apis(), f.legacy);
-  return std::make_shared<py::BuiltinFn>(api, [&t, spec, names, api, legacy, row](py::Interp& in,
-                                                                                  py::CallArgs& call) -> Ref {
+  return std::make_shared<py::BuiltinFn>(api, [&t, spec, names, api, row](py::Interp& in, py::CallArgs& call) -> Ref {
     Bound b(call, api, names, spec.required, true);
     TensorObj* dst = need_dst(b);
     std::vector<std::pair<std::string, Ref>> kw;
@@ -226,7 +222,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
       }
       if (add) accumulate = ir::Alu::Add;
     }
-    Ref res = row ? call_row(in, t, *row, kw, call) : call_legacy(in, legacy, spec.legacy, kw, call);
+    Ref res = call_row(in, t, *row, kw, call);
     if (!spec.legacy_writes_dst) {
       if (!front::as_tensor(res))
         current_error(diag::Code::internal_error, api + ": the 2.24 builder returned no tile");
