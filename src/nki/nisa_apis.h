@@ -154,6 +154,10 @@ struct Iota {
 };
 Iota bind_iota(Tracer& t, py::Interp& in, const Args& a);
 Ref emit_iota(Tracer& t, const Iota& a);
+// The Iota instruction of both dialects: `value` written into `dst` (2.24: a new tile; 0.6:
+// its dst addressed through the pattern's iteration space). Returns the instruction index.
+int64_t emit_iota_into(Tracer& t, const std::string& api, const ir::Access& dst, const ir::Predicate& value,
+                       std::optional<ir::Mask> mask);
 
 struct Memset {
   std::vector<int64_t> shape;

@@ -94,16 +94,22 @@ Iota bind_iota(Tracer&, py::Interp&, const Args& a) {
   return {shape, p, dt, a[2]};
 }
 
-Ref emit_iota(Tracer& t, const Iota& a) {
-  auto res = t.new_tensor(a.shape, a.dtype, ir::Buffer::Sbuf, "");
+int64_t emit_iota_into(Tracer& t, const std::string& api, const ir::Access& dst, const ir::Predicate& value,
+                       std::optional<ir::Mask> mask) {
   ir::Instr in;
   in.op = ir::Opcode::Iota;
-  in.name = "nisa.iota";
+  in.name = api;
   in.engine = ir::Engine::GpSimd;
-  in.iota = a.value;
-  in.dst = res->view;
-  in.mask = make_mask(t, a.mask, a.shape.size());
-  res->producer = t.emit(std::move(in));
+  in.iota = value;
+  in.dst = dst;
+  in.mask = std::move(mask);
+  return t.emit(std::move(in));
+}
+
+Ref emit_iota(Tracer& t, const Iota& a) {
+  auto res = t.new_tensor(a.shape, a.dtype, ir::Buffer::Sbuf, "");
+  std::optional<ir::Mask> mask = make_mask(t, a.mask, a.shape.size());
+  res->producer = emit_iota_into(t, "nisa.iota", res->view, a.value, std::move(mask));
   return res;
 }
 

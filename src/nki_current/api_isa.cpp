@@ -313,13 +313,7 @@ Ref make_iota(CurrentTracer& t) {
     p.coef.insert(p.coef.end(), steps.begin(), steps.end());
     p.rest = ir::ScalarExpr::of(opt_int(2));
     front::check_writable(t, *dst);
-    ir::Instr instr;
-    instr.op = ir::Opcode::Iota;
-    instr.name = api;
-    instr.engine = ir::Engine::GpSimd;
-    instr.iota = p;
-    instr.dst = acc;
-    t.emit(std::move(instr));
+    front::nisa::emit_iota_into(t, api, acc, p, std::nullopt);
     auto h = std::make_shared<InstrHandleObj>();
     h->api = api;
     return h;
