@@ -1,13 +1,12 @@
 // neuronxcc.nki.language (nl) for SDK 2.24: shared/docs/nki-spec.md §2.2–§2.9.
-#include <cmath>
 #include <limits>
 
 #include "base/diag_codes.h"
-#include "base/dtype_convert.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
 #include "nki/check_alloc.h"
 #include "nki/ndarray.h"
+#include "nki/nl_apis.h"
 
 namespace nki::front {
 
@@ -122,8 +121,10 @@ std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallA
   return d;
 }
 
-Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
-                  const Ref& buffer, const Ref& name, std::optional<double> fill) {
+namespace nl {
+
+CreateTensor bind_create(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
+                         const Ref& buffer, const Ref& name, std::optional<double> fill) {
   if (!t.tracing()) t.api_outside_kernel("nl." + api);
   int pdim = 0;
   std::vector<int64_t> shape = need_shape(in, shape_ref, api, &pdim);
@@ -147,7 +148,10 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
               "on-chip tensors need a partition dimension and at least one free dimension, got shape " +
                   shape_str(shape),
               "write (128, 1) instead of (128,)");
-  if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc) t.direct_alloc = true;
+  // A direct-allocation buffer makes the whole kernel a direct-allocation one, from here on
+  // (also when a later rule below rejects this call).
+  auto* b = dynamic_cast<BufferObj*>(buffer.get());
+  if (b && b->direct_alloc) t.direct_alloc = true;
   if (buf == ir::Buffer::SharedHbm && (t.in_loop_or_branch() || t.call_depth() > 1))
     nki_error(diag::Code::err_shared_hbm_must_in_kernel_level,
               "shared_hbm tensors must be created at the top level of the kernel function, not inside a loop, "
@@ -164,24 +168,37 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
   }
   std::string nm;
   if (name && py::as_string(name)) nm = *py::as_string(name);
-  auto res = t.new_tensor(shape, dt, buf, nm, pdim);
-  if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc && b->placement && ir::is_on_chip(buf))
-    t.direct_tensors.push_back(place_direct_tensor(t, *b->placement, buf, shape, pdim, dt, res->view.tensor));
-  if (fill) {
+  const BufferObj* placed = b && b->direct_alloc && b->placement && ir::is_on_chip(buf) ? b : nullptr;
+  return {api, shape, pdim, dt, buf, placed, nm, fill};
+}
+
+Ref emit_create(Tracer& t, const CreateTensor& a) {
+  auto res = t.new_tensor(a.shape, a.dtype, a.buffer, a.name, a.partition_dim);
+  if (a.placed)
+    t.direct_tensors.push_back(place_direct_tensor(t, *a.placed->placement, a.buffer, a.shape, a.partition_dim, a.dtype,
+                                                   res->view.tensor));
+  if (a.fill) {
     ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.init = *fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;
-    d.fill_value = *fill;
+    d.init = *a.fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;
+    d.fill_value = *a.fill;
     // Initialisation is an instruction where the tensor is created, so a tile created inside a
     // loop is re-initialised on every iteration.
     ir::Instr in_;
     in_.op = ir::Opcode::Memset;
-    in_.name = api;
+    in_.name = a.api;
     in_.engine = ir::Engine::Vector;
     in_.dst = res->view;
-    in_.srcs.push_back(ir::Operand::of_imm(*fill));
+    in_.srcs.push_back(ir::Operand::of_imm(*a.fill));
     t.emit(std::move(in_));
   }
   return res;
+}
+
+}  // namespace nl
+
+Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape, const Ref& dtype, const Ref& buffer,
+                  const Ref& name, std::optional<double> fill) {
+  return nl::emit_create(t, nl::bind_create(t, api, in, shape, dtype, buffer, name, fill));
 }
 
 Ref emit_transpose(Tracer& t, const std::string& api, TensorObj& x, const Ref& dtype, ir::Buffer buffer,
@@ -423,68 +440,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   }));
 
   // ---- creation
-  m->set("ndarray", make_fn("ndarray", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "ndarray", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "ndarray", in, a[0], a[1], a[2], a[3], std::nullopt);
-  }));
-  m->set("zeros", make_fn("zeros", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "zeros", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "zeros", in, a[0], a[1], a[2], a[3], 0.0);
-  }));
-  m->set("ones", make_fn("ones", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "ones", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "ones", in, a[0], a[1], a[2], a[3], 1.0);
-  }));
-  m->set("full", make_fn("full", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "full", {"shape", "fill_value", "dtype", "buffer", "name"}, 3, 3);
-    auto v = py::as_number(a[1]);
-    if (!v) nki_error(diag::Code::invalid_arguments, "nl.full fill_value must be a number");
-    return create_tensor(t, "full", in, a[0], a[2], a[3], a[4], *v);
-  }));
-  auto like = [&t](const std::string& api, std::optional<double> fill) {
-    return make_fn(api, [&t, api, fill](Interp& in, CallArgs& call) -> Ref {
-      Args a(call, api, {"a", "dtype", "buffer", "name"}, 2, 1);
-      TensorObj* src = need_tensor(a[0], api, "a");
-      Ref dt = a.has(1) ? a[1] : Ref(std::make_shared<DTypeObj>(src->dtype()));
-      Ref buf = a.has(2) ? a[2] : Ref(std::make_shared<BufferObj>(src->buffer()));
-      std::vector<Ref> dims;
-      for (int64_t d : src->shape()) dims.push_back(py::make_int(d));
-      return create_tensor(t, api, in, py::make_tuple(dims), dt, buf, a[3], fill);
-    });
-  };
-  m->set("empty_like", like("empty_like", std::nullopt));
-  m->set("zeros_like", like("zeros_like", 0.0));
-  m->set("shared_identity_matrix", make_fn("shared_identity_matrix", [&t](Interp&, CallArgs& call) -> Ref {
-    if (!t.tracing()) t.api_outside_kernel("nl.shared_identity_matrix");
-    Args a(call, "shared_identity_matrix", {"n", "dtype"}, 2, 1);
-    auto n = static_int(a[0]);
-    if (!n || *n <= 0 || *n > 4096) nki_error(diag::Code::invalid_arguments, "shared_identity_matrix needs 0 < n <= 4096");
-    DType dt = a.has(1) ? need_dtype(a[1], "shared_identity_matrix", "dtype") : DType::UInt8;
-    auto res = t.new_tensor({*n, *n}, dt, ir::Buffer::SharedHbm, "identity");
-    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.role = ir::TensorRole::Constant;
-    std::vector<float> vals(static_cast<size_t>(*n * *n), 0.0f);
-    for (int64_t i = 0; i < *n; ++i) vals[i * *n + i] = 1.0f;
-    d.const_data.resize(vals.size() * dtype_size(dt));
-    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
-    return res;
-  }));
-  m->set("shared_constant", make_fn("shared_constant", [&t](Interp&, CallArgs& call) -> Ref {
-    if (!t.tracing()) t.api_outside_kernel("nl.shared_constant");
-    Args a(call, "shared_constant", {"constant", "dtype"}, 2, 1);
-    auto* arr = dynamic_cast<NdArrayObj*>(a[0].get());
-    if (!arr) nki_error(diag::Code::invalid_arguments, "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");
-    DType dt = a.has(1) ? need_dtype(a[1], "shared_constant", "dtype") : arr->dtype;
-    std::vector<int64_t> shape = arr->shape;
-    if (shape.empty()) shape = {1};
-    auto res = t.new_tensor(shape, dt, ir::Buffer::SharedHbm, "constant");
-    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.role = ir::TensorRole::Constant;
-    std::vector<float> vals(arr->data.begin(), arr->data.end());
-    d.const_data.resize(vals.size() * dtype_size(dt));
-    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
-    return res;
-  }));
+  add_apis(t, *m, nl::creation_apis());
   m->set("finfo", make_fn("finfo", [](Interp&, CallArgs& a) -> Ref {
     if (a.pos.size() != 1) nki_error(diag::Code::invalid_arguments, "nl.finfo(dtype)");
     DType d = need_dtype(a.pos[0], "finfo", "dtype");
@@ -502,88 +458,8 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     f->min = -f->max;
     return f;
   }));
-  m->set("static_cast", make_fn("static_cast", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "static_cast", {"arr", "dtype"}, 2, 2);
-    DType d = need_dtype(a[1], "static_cast", "dtype");
-    if (auto v = py::as_number(a[0])) {
-      if (dtype_is_int(d)) return py::make_int(static_cast<int64_t>(std::nearbyint(*v)));
-      return std::make_shared<TypedScalarObj>(*v, d);
-    }
-    return emit_copy(t, "static_cast", a[0], a[1], nullptr);
-  }));
-
   // ---- data movement
-  m->set("load", make_fn("load", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "load", {"src", "mask", "dtype"}, 1, 1);
-    TensorObj* src = need_tensor(a[0], "load", "src");
-    require_hbm(*src, "load", "src");
-    DType dt = opt_dtype(a[2]).value_or(src->dtype());
-    auto res = t.new_tensor(src->shape(), dt, ir::Buffer::Sbuf, "");
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.load";
-    in.engine = ir::Engine::Dma;
-    in.dst = res->view;
-    in.srcs.push_back(ir::Operand::of(src->view));
-    in.mask = make_mask(t, a[1], src->shape().size());
-    res->producer = t.emit(std::move(in));
-    return res;
-  }));
-  m->set("store", make_fn("store", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "store", {"dst", "value", "mask"}, 2, 2);
-    TensorObj* dst = need_tensor(a[0], "store", "dst");
-    require_hbm(*dst, "store", "dst");
-    if (auto* v = as_tensor(a[1])) {
-      if (ir::is_hbm(v->buffer()))
-        nki_error(diag::Code::err_unsupported_memory,
-                  "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'hbm' instead.",
-                  "load the data into SBUF first, or copy HBM to HBM with nisa.dma_copy");
-    }
-    assign_into(t, *dst, a[1], std::nullopt, "nl.store", a[2]);
-    return py::none();
-  }));
-  m->set("load_transpose2d", make_fn("load_transpose2d", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "load_transpose2d", {"src", "mask", "dtype"}, 1, 1);
-    TensorObj* src = need_tensor(a[0], "load_transpose2d", "src");
-    require_hbm(*src, "load_transpose2d", "src");
-    if (src->shape().size() != 2)
-      nki_error(diag::Code::err_exceed_max_supported_dimension, "load_transpose2d needs a 2-D source, got " + shape_str(src->shape()));
-    if (src->view.indirect)
-      nki_error(diag::Code::indirect_indices_not_supported, "load_transpose2d does not accept indirect indices");
-    std::vector<int64_t> out_shape = {src->shape()[1], src->shape()[0]};
-    auto res = t.new_tensor(out_shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
-    ir::Access sv = src->view;
-    sv.shape = out_shape;
-    for (auto& col : sv.coef) std::swap(col[0], col[1]);
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.load_transpose2d";
-    in.engine = ir::Engine::Dma;
-    in.dst = res->view;
-    in.srcs.push_back(ir::Operand::of(sv));
-    in.mask = make_mask(t, a[1], 2);
-    res->producer = t.emit(std::move(in));
-    return res;
-  }));
-  m->set("atomic_rmw", make_fn("atomic_rmw", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "atomic_rmw", {"dst", "value", "op", "mask"}, 3, 3);
-    TensorObj* dst = need_tensor(a[0], "atomic_rmw", "dst");
-    require_hbm(*dst, "atomic_rmw", "dst");
-    auto op = op_alu(a[2]);
-    if (!op || *op != ir::Alu::Add)
-      nki_error(diag::Code::unsupported_operator, "atomic_rmw supports op=np.add only");
-    check_writable(t, *dst);
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.atomic_rmw";
-    in.engine = ir::Engine::Dma;
-    in.dst = dst->view;
-    in.rmw = ir::Alu::Add;
-    in.srcs.push_back(operand_for(a[1], dst->shape(), "atomic_rmw", "value"));
-    in.mask = make_mask(t, a[3], dst->shape().size());
-    t.emit(std::move(in));
-    return py::none();
-  }));
+  add_apis(t, *m, nl::movement_apis());
   {
     // nl.copy is both the copy API and the identity activation (op=nl.copy, spec §2.11.2).
     auto copy = std::make_shared<OpFnObj>("nl.copy", [&t](Interp&, CallArgs& call) -> Ref {
@@ -593,22 +469,6 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     copy->act = ir::Act::Copy;
     m->set("copy", copy);
   }
-  m->set("broadcast_to", make_fn("broadcast_to", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "broadcast_to", {"src", "shape"}, 1, 2);
-    TensorObj* src = need_tensor(a[0], "broadcast_to", "src");
-    Ref m2 = src->getattr(in, "broadcast_to");
-    CallArgs c;
-    c.pos.push_back(a[1]);
-    return m2->call(in, c);
-  }));
-  m->set("expand_dims", make_fn("expand_dims", [](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "expand_dims", {"data", "axis"}, 2, 2);
-    TensorObj* src = need_tensor(a[0], "expand_dims", "data");
-    Ref m2 = src->getattr(in, "expand_dims");
-    CallArgs c;
-    c.pos.push_back(a[1]);
-    return m2->call(in, c);
-  }));
 
   // ---- element-wise math
   struct U { const char* n; ir::Act f; };
@@ -647,43 +507,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("prod", make_reduce_fn(t, "nl.prod", ir::Alu::Multiply));
   m->set("max", make_reduce_fn(t, "nl.max", ir::Alu::Maximum));
   m->set("min", make_reduce_fn(t, "nl.min", ir::Alu::Minimum));
-  m->set("all", make_fn("all", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "all", {"x", "axis", "dtype", "mask"}, 2, 2);
-    TensorObj* x = need_tensor(a[0], "all", "x");
-    Ref nz = emit_binary(t, "all", a[0], py::make_int(0), ir::Alu::NotEqual, nullptr, a[3], true);
-    (void)x;
-    Ref dt = a.has(2) ? a[2] : Ref(std::make_shared<DTypeObj>(DType::Bool));
-    return emit_reduce(t, "all", nz, ir::Alu::Minimum, a[1], dt, a[3], false);
-  }));
-  m->set("matmul", make_fn("matmul", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "matmul", {"x", "y", "transpose_x", "mask"}, 2, 2);
-    TensorObj* x = need_tensor(a[0], "matmul", "x");
-    TensorObj* y = need_tensor(a[1], "matmul", "y");
-    bool tx = a.has(2) && t.truthy(a[2]);
-    if (tx) return emit_matmul(t, "nl.matmul", *x, *y, a[3]);
-    // x is [M, K]: the compiler inserts a transpose of x (spec §2.9.6). The nl.matmul docstring
-    // asks for x "a tile on SBUF" and says matmul(x, y) lowers to nc_matmul(transpose(x), y), so a
-    // contraction mismatch is nc_matmul's partition mismatch.
-    require_on_chip(*x, "matmul", "x");
-    if (x->buffer() != ir::Buffer::Sbuf)
-      nki_error(diag::Code::err_unsupported_memory,
-                "Expected operand 'x' of 'matmul' to be in address space 'sbuf', but got a tile in '" +
-                    std::string(ir::buffer_name(x->buffer())) + "' instead.",
-                "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
-    if (x->shape().size() == 2 && y->shape().size() == 2 && x->shape()[1] != y->shape()[0])
-      nki_error(diag::Code::err_num_partition_mismatch,
-                "number of partitions (dimension 0 size of a tile) mismatch in parameters (transpose(x)[" +
-                    std::to_string(x->shape()[1]) + ", " + std::to_string(x->shape()[0]) + "], y" +
-                    shape_str(y->shape()) + ") of 'matmul'",
-                "x's last dimension must equal y's partition dimension (or pass transpose_x=True with x as [K, M])");
-    Ref xt = emit_transpose(t, "nl.matmul(transpose)", *x, nullptr, ir::Buffer::Sbuf, ir::Engine::Tensor);
-    return emit_matmul(t, "nl.matmul", *as_tensor(xt), *y, a[3]);
-  }));
-  m->set("transpose", make_fn("transpose", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "transpose", {"x", "dtype", "mask"}, 1, 1);
-    TensorObj* x = need_tensor(a[0], "transpose", "x");
-    return emit_transpose(t, "nl.transpose", *x, a[1], ir::Buffer::Sbuf, ir::Engine::Tensor);
-  }));
+  add_apis(t, *m, nl::compute_apis());
   add_nl_compound(t, *m);
   add_nl_custom(t, *m);
 

@@ -4,7 +4,14 @@
 
 namespace nki::front {
 
+ApiAvailability in_kernel_only(std::string qualified) {
+  return [qualified](Tracer& t) {
+    if (!t.tracing()) t.api_outside_kernel(qualified);
+  };
+}
+
 Ref run_api(const ApiRow& row, Tracer& t, py::Interp& in, py::CallArgs& call) {
+  if (row.availability) row.availability(t);
   const ApiSignature& s = row.signature;
   Args a(call, row.name, s.params, s.max_positional, s.required);
   return row.run(t, in, a);

@@ -29,16 +29,32 @@ struct ApiSignature {
 
 using ApiRun = std::function<Ref(Tracer&, py::Interp&, const Args&)>;
 
+// Where a row may be called: run before its arguments are bound (e.g. reject a call outside a
+// kernel); empty = anywhere.
+using ApiAvailability = std::function<void(Tracer&)>;
+
 struct ApiRow {
   const char* name;  // unqualified, as the module exposes it and as its messages spell it
   ApiSignature signature;
   ApiRun run;
+  ApiAvailability availability = {};
 };
+
+// Availability of an API that exists only while a kernel is traced (`qualified` names it in the
+// err_nki_api_outside_of_nki_kernel diagnostic).
+ApiAvailability in_kernel_only(std::string qualified);
 
 // The binder and emitter of one API as a row's `run`.
 template <class Bound>
 ApiRun bind_then_emit(Bound (*bind)(Tracer&, py::Interp&, const Args&), Ref (*emit)(Tracer&, const Bound&)) {
   return [bind, emit](Tracer& t, py::Interp& in, const Args& a) { return emit(t, bind(t, in, a)); };
+}
+
+// The same for an emitter that calls back into the interpreter.
+template <class Bound>
+ApiRun bind_then_emit(Bound (*bind)(Tracer&, py::Interp&, const Args&),
+                      Ref (*emit)(Tracer&, py::Interp&, const Bound&)) {
+  return [bind, emit](Tracer& t, py::Interp& in, const Args& a) { return emit(t, in, bind(t, in, a)); };
 }
 
 // Binds `call` to the row's signature and runs it.
