@@ -334,9 +334,15 @@ struct MgridFactory : py::Obj {
 
 }  // namespace
 
-// Defined in api_nl_compound.cpp.
-void add_nl_compound(Tracer& t, py::ModuleObj& m);
-void add_nl_custom(Tracer& t, py::ModuleObj& m);
+namespace nl {
+
+const std::vector<const std::vector<ApiRow>*>& all_tables() {
+  static const std::vector<const std::vector<ApiRow>*> tables = {&creation_apis(), &movement_apis(), &compute_apis(),
+                                                                 &compound_apis(), &custom_apis()};
+  return tables;
+}
+
+}  // namespace nl
 
 std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.language");
@@ -508,8 +514,8 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("max", make_reduce_fn(t, "nl.max", ir::Alu::Maximum));
   m->set("min", make_reduce_fn(t, "nl.min", ir::Alu::Minimum));
   add_apis(t, *m, nl::compute_apis());
-  add_nl_compound(t, *m);
-  add_nl_custom(t, *m);
+  add_apis(t, *m, nl::compound_apis());
+  add_apis(t, *m, nl::custom_apis());
 
   // Launch-grid annotations (2.24 general/nki/api/nki/language/__init__.py, nc and spmd_dim):
   // they only choose which physical NeuronCore runs which SPMD instance, not what it computes,

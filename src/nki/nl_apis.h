@@ -18,6 +18,10 @@ namespace nki::front::nl {
 const std::vector<ApiRow>& creation_apis();  // nl_create.cpp
 const std::vector<ApiRow>& movement_apis();  // nl_movement.cpp
 const std::vector<ApiRow>& compute_apis();   // nl_compute.cpp
+const std::vector<ApiRow>& compound_apis();  // api_nl_compound.cpp: mean, var, softmax, rms_norm, where
+const std::vector<ApiRow>& custom_apis();    // api_custom.cpp: device_print, random_seed, gather_flattened, dropout, rand
+// All of the above.
+const std::vector<const std::vector<ApiRow>*>& all_tables();
 
 // ---- nl_create.cpp: ndarray, zeros, ones, full, empty_like, zeros_like
 struct CreateTensor {

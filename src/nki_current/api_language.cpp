@@ -111,9 +111,10 @@ Ref make_forward(CurrentTracer& t, const Forward& f) {
   for (const P& p : f.params) names.push_back(p.name);
   Forward spec = f;
   // A row of the 2.24 nl tables (nl_apis.h) runs its binder and emitter directly; the
-  // operator-valued functions and the rest are called through the 2.24 module.
+  // operator-valued functions (OpFnObj: nl.add, nl.exp, nl.sum, nl.copy, ...) and the index
+  // helpers (nl.ds, nl.program_id, ...) are called through the 2.24 module.
   const front::ApiRow* row = nullptr;
-  for (const auto* rows : {&front::nl::creation_apis(), &front::nl::movement_apis(), &front::nl::compute_apis()})
+  for (const auto* rows : front::nl::all_tables())
     if (!row) row = front::find_api(*rows, f.legacy);
   auto impl = [&t, spec, names, api, legacy, row](py::Interp& in, py::CallArgs& call) -> Ref {
     Bound b(call, api, names, spec.required, false);
