@@ -1,4 +1,4 @@
-// nl (SDK 2.24) tensor creation, data movement and matmul/transpose APIs as binder + emitter
+// nl (SDK 2.24) index helpers, tensor creation, data movement and compute APIs as binder + emitter
 // pairs (api_table.h), registered by make_nl_module (api_nl.cpp): shared/docs/nki-spec.md
 // §2.2–§2.9. Each row's typed argument struct, binder and emitter live in its .cpp file; the
 // rows are the interface (the current dialect runs them, nki_current/api_language.cpp). The
@@ -15,6 +15,7 @@
 namespace nki::front::nl {
 
 // The rows, in registration order.
+const std::vector<ApiRow>& index_apis();     // nl_index.cpp: ds, program_id, num_programs
 const std::vector<ApiRow>& creation_apis();  // nl_create.cpp
 const std::vector<ApiRow>& movement_apis();  // nl_movement.cpp
 const std::vector<ApiRow>& compute_apis();   // nl_compute.cpp

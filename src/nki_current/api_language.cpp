@@ -111,8 +111,8 @@ Ref make_forward(CurrentTracer& t, const Forward& f) {
   for (const P& p : f.params) names.push_back(p.name);
   Forward spec = f;
   // A row of the 2.24 nl tables (nl_apis.h) runs its binder and emitter directly; the
-  // operator-valued functions (OpFnObj: nl.add, nl.exp, nl.sum, nl.copy, ...) and the index
-  // helpers (nl.ds, nl.program_id, ...) are called through the 2.24 module.
+  // operator-valued functions (OpFnObj: nl.add, nl.exp, nl.sum, nl.copy, ...) and
+  // nl.program_ndim are called through the 2.24 module.
   const front::ApiRow* row = nullptr;
   for (const auto* rows : front::nl::all_tables())
     if (!row) row = front::find_api(*rows, f.legacy);
