@@ -39,6 +39,10 @@ Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, co
 Ref call_row(py::Interp& in, front::Tracer& t, const front::ApiRow& row,
              const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site);
 
+// The destination (first) argument of a destination-passing ISA call; a non-tensor there is
+// the 2.24 functional form (dst_not_a_tensor, with the migration hint).
+front::TensorObj* need_dst(const Bound& b);
+
 // What a current ISA call returns: an instruction handle, not a tile. Any use as a tile is the
 // 2.24 functional style and gets the destination-passing hint.
 struct InstrHandleObj : py::Obj {
