@@ -478,7 +478,7 @@ def selftest():
             assert old in text, (path, old)
             open(p, "w", encoding="utf-8").write(text.replace(old, new, 1))
         edit("src/nki/api_nl.cpp", "diag::Code::psum_fmax", '"psum_fmax"')
-        edit("src/nki_current/api_isa.cpp", "current_error(diag::Code::invalid_arguments", 'current_error("selftest_new_code"')
+        edit("src/nki_current/isa_patterns.cpp", "current_error(diag::Code::invalid_arguments", 'current_error("selftest_new_code"')
         edit("docs/error-codes.md", "| `matmul_stationary_fmax` | 2.20 |", "| `matmul_stationary_fmax` | 2.19 |")
         r = subprocess.run([sys.executable, os.path.join(tmp, "tools", "diag_codes.py"), "check"],
                            capture_output=True, text=True)

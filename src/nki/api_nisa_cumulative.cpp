@@ -10,11 +10,9 @@
 // tensor_scalar_reduce. Lowered to the Custom instruction of the same name (machine/custom_ops.h).
 #include "base/diag_codes.h"
 #include "nki/api_common.h"
+#include "nki/nisa_custom_apis.h"
 
 namespace nki::front {
-
-using py::CallArgs;
-using py::Interp;
 
 namespace {
 
@@ -70,49 +68,55 @@ int accumulator_cmd(const Ref& r, const std::string& api) {
   return static_cast<int>(cmd);
 }
 
-void add_nisa_cumulative(Tracer& t, py::ModuleObj& m) {
-  m.set("tensor_scalar_cumulative", make_fn("tensor_scalar_cumulative", [&t](Interp&, CallArgs& call) -> Ref {
-    const std::string api = "tensor_scalar_cumulative";
-    Args a(call, api, {"dst", "src", "op0", "op1", "imm0", "imm1", "reduce_cmd", "name"}, 7, 5);
-    TensorObj* dst = need_tensor(a[0], api, "dst");
-    require_on_chip(*dst, api, "dst");
-    TensorObj* src = need_tensor(a[1], api, "src");
-    require_on_chip(*src, api, "src");
-    check_writable(t, *dst);
-    for (TensorObj* x : {src, dst})
-      if (!cumulative_dtype_ok(x->dtype()))
-        nki_error(diag::Code::unsupported_dtype, "tensor_scalar_cumulative input/output dtype must be bf16, fp16, fp32, fp8, "
-                                       "uint8, uint16, int8 or int16, got " + std::string(dtype_name(x->dtype())));
-    if (dst->shape() != src->shape())
-      nki_error(diag::Code::shape_mismatch, "tensor_scalar_cumulative dst " + shape_str(dst->shape()) +
-                                      " must have the shape of src " + shape_str(src->shape()));
-    auto op0 = op_alu(a[2]);
-    if (!op0 || *op0 == ir::Alu::BitwiseAnd || *op0 == ir::Alu::BitwiseOr || *op0 == ir::Alu::BitwiseXor ||
-        *op0 == ir::Alu::LeftShift || *op0 == ir::Alu::RightShift)
-      nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op0 must be an arithmetic operator (e.g. add, multiply, max)");
-    auto op1 = op_alu(a[3]);
-    if (!op1 || !(*op1 == ir::Alu::Add || *op1 == ir::Alu::Subtract || *op1 == ir::Alu::Multiply ||
-                  *op1 == ir::Alu::Maximum || *op1 == ir::Alu::Minimum))
-      nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op1 must be add, subtract, multiply, max or min");
-    const int64_t cmd = a.has(6) ? static_int(a[6]).value_or(-1) : kResetReduce;
-    if (cmd != kReduce && cmd != kResetReduce && cmd != kLoadReduce)
-      nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative reduce_cmd must be reset_reduce, reduce or load_reduce",
-                "the docstring defines the accumulator only for these three commands");
-    if (cmd == kLoadReduce && !a.has(5))
-      nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative with reduce_cmd=load_reduce needs imm1 (the initial "
-                                     "accumulator value)");
-    ir::Instr in;
-    in.op = ir::Opcode::Custom;
-    in.custom = ir::CustomOp::TensorScalarCumulative;
-    in.name = "tensor_scalar_cumulative";
-    in.engine = ir::Engine::Vector;
-    in.dst = dst->view;
-    in.srcs = {ir::Operand::of(src->view), fp32_scalar_or_vector(a[4], src->shape(), "imm0"),
-               a.has(5) ? fp32_scalar_or_vector(a[5], src->shape(), "imm1") : ir::Operand::of_imm(0.0)};
-    in.int_attrs = {static_cast<int64_t>(*op0), static_cast<int64_t>(*op1), cmd};
-    t.emit(std::move(in));
-    return py::none();
-  }));
+namespace nisa {
+
+TensorScalarCumulative bind_tensor_scalar_cumulative(Tracer& t, py::Interp&, const Args& a) {
+  const std::string api = "tensor_scalar_cumulative";
+  TensorObj* dst = need_tensor(a[0], api, "dst");
+  require_on_chip(*dst, api, "dst");
+  TensorObj* src = need_tensor(a[1], api, "src");
+  require_on_chip(*src, api, "src");
+  check_writable(t, *dst);
+  for (TensorObj* x : {src, dst})
+    if (!cumulative_dtype_ok(x->dtype()))
+      nki_error(diag::Code::unsupported_dtype, "tensor_scalar_cumulative input/output dtype must be bf16, fp16, fp32, fp8, "
+                                     "uint8, uint16, int8 or int16, got " + std::string(dtype_name(x->dtype())));
+  if (dst->shape() != src->shape())
+    nki_error(diag::Code::shape_mismatch, "tensor_scalar_cumulative dst " + shape_str(dst->shape()) +
+                                    " must have the shape of src " + shape_str(src->shape()));
+  auto op0 = op_alu(a[2]);
+  if (!op0 || *op0 == ir::Alu::BitwiseAnd || *op0 == ir::Alu::BitwiseOr || *op0 == ir::Alu::BitwiseXor ||
+      *op0 == ir::Alu::LeftShift || *op0 == ir::Alu::RightShift)
+    nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op0 must be an arithmetic operator (e.g. add, multiply, max)");
+  auto op1 = op_alu(a[3]);
+  if (!op1 || !(*op1 == ir::Alu::Add || *op1 == ir::Alu::Subtract || *op1 == ir::Alu::Multiply ||
+                *op1 == ir::Alu::Maximum || *op1 == ir::Alu::Minimum))
+    nki_error(diag::Code::invalid_alu_op, "tensor_scalar_cumulative op1 must be add, subtract, multiply, max or min");
+  const int64_t cmd = a.has(6) ? static_int(a[6]).value_or(-1) : kResetReduce;
+  if (cmd != kReduce && cmd != kResetReduce && cmd != kLoadReduce)
+    nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative reduce_cmd must be reset_reduce, reduce or load_reduce",
+              "the docstring defines the accumulator only for these three commands");
+  if (cmd == kLoadReduce && !a.has(5))
+    nki_error(diag::Code::invalid_arguments, "tensor_scalar_cumulative with reduce_cmd=load_reduce needs imm1 (the initial "
+                                   "accumulator value)");
+  ir::Operand imm0 = fp32_scalar_or_vector(a[4], src->shape(), "imm0");
+  ir::Operand imm1 = a.has(5) ? fp32_scalar_or_vector(a[5], src->shape(), "imm1") : ir::Operand::of_imm(0.0);
+  return {dst, src, *op0, *op1, imm0, imm1, cmd};
 }
+
+Ref emit_tensor_scalar_cumulative(Tracer& t, const TensorScalarCumulative& a) {
+  ir::Instr in;
+  in.op = ir::Opcode::Custom;
+  in.custom = ir::CustomOp::TensorScalarCumulative;
+  in.name = "tensor_scalar_cumulative";
+  in.engine = ir::Engine::Vector;
+  in.dst = a.dst->view;
+  in.srcs = {ir::Operand::of(a.src->view), a.imm0, a.imm1};
+  in.int_attrs = {static_cast<int64_t>(a.op0), static_cast<int64_t>(a.op1), a.reduce_cmd};
+  t.emit(std::move(in));
+  return py::none();
+}
+
+}  // namespace nisa
 
 }  // namespace nki::front

@@ -1,13 +1,12 @@
 // neuronxcc.nki.language (nl) for SDK 2.24: shared/docs/nki-spec.md §2.2–§2.9.
-#include <cmath>
 #include <limits>
 
 #include "base/diag_codes.h"
-#include "base/dtype_convert.h"
 #include "ir/scalar_expr.h"
 #include "nki/api_common.h"
 #include "nki/check_alloc.h"
 #include "nki/ndarray.h"
+#include "nki/nl_apis.h"
 
 namespace nki::front {
 
@@ -122,8 +121,10 @@ std::shared_ptr<RangeDriver> make_range(Tracer& t, const std::string& api, CallA
   return d;
 }
 
-Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
-                  const Ref& buffer, const Ref& name, std::optional<double> fill) {
+namespace nl {
+
+CreateTensor bind_create(Tracer& t, const std::string& api, Interp& in, const Ref& shape_ref, const Ref& dtype,
+                         const Ref& buffer, const Ref& name, std::optional<double> fill) {
   if (!t.tracing()) t.api_outside_kernel("nl." + api);
   int pdim = 0;
   std::vector<int64_t> shape = need_shape(in, shape_ref, api, &pdim);
@@ -147,7 +148,10 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
               "on-chip tensors need a partition dimension and at least one free dimension, got shape " +
                   shape_str(shape),
               "write (128, 1) instead of (128,)");
-  if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc) t.direct_alloc = true;
+  // A direct-allocation buffer makes the whole kernel a direct-allocation one, from here on
+  // (also when a later rule below rejects this call).
+  auto* b = dynamic_cast<BufferObj*>(buffer.get());
+  if (b && b->direct_alloc) t.direct_alloc = true;
   if (buf == ir::Buffer::SharedHbm && (t.in_loop_or_branch() || t.call_depth() > 1))
     nki_error(diag::Code::err_shared_hbm_must_in_kernel_level,
               "shared_hbm tensors must be created at the top level of the kernel function, not inside a loop, "
@@ -166,105 +170,37 @@ Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shap
   }
   std::string nm;
   if (name && py::as_string(name)) nm = *py::as_string(name);
-  auto res = t.new_tensor(shape, dt, buf, nm, pdim);
-  if (auto* b = dynamic_cast<BufferObj*>(buffer.get()); b && b->direct_alloc && b->placement && ir::is_on_chip(buf))
-    t.direct_tensors.push_back(place_direct_tensor(t, *b->placement, buf, shape, pdim, dt, res->view.tensor));
-  if (fill) {
+  const BufferObj* placed = b && b->direct_alloc && b->placement && ir::is_on_chip(buf) ? b : nullptr;
+  return {api, shape, pdim, dt, buf, placed, nm, fill};
+}
+
+Ref emit_create(Tracer& t, const CreateTensor& a) {
+  auto res = t.new_tensor(a.shape, a.dtype, a.buffer, a.name, a.partition_dim);
+  if (a.placed)
+    t.direct_tensors.push_back(place_direct_tensor(t, *a.placed->placement, a.buffer, a.shape, a.partition_dim, a.dtype,
+                                                   res->view.tensor));
+  if (a.fill) {
     ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.init = *fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;
-    d.fill_value = *fill;
+    d.init = *a.fill == 0.0 ? ir::TensorInit::Zeros : ir::TensorInit::Fill;
+    d.fill_value = *a.fill;
     // Initialisation is an instruction where the tensor is created, so a tile created inside a
     // loop is re-initialised on every iteration.
     ir::Instr in_;
     in_.op = ir::Opcode::Memset;
-    in_.name = api;
+    in_.name = a.api;
     in_.engine = ir::Engine::Vector;
     in_.dst = res->view;
-    in_.srcs.push_back(ir::Operand::of_imm(*fill));
+    in_.srcs.push_back(ir::Operand::of_imm(*a.fill));
     t.emit(std::move(in_));
   }
   return res;
 }
 
-Ref emit_transpose(Tracer& t, const std::string& api, TensorObj& x, const Ref& dtype, ir::Buffer buffer,
-                   ir::Engine engine) {
-  require_on_chip(x, api, "x");
-  if (t.direct_alloc && engine == ir::Engine::Tensor)
-    nki_error(diag::Code::err_transpose_on_tensor_engine_not_allowed_in_allocated_kernel,
-              "'" + api + "' transposes on the tensor engine, which is not allowed in a kernel with direct allocation",
-              "use nisa.nc_transpose(..., engine=nisa.vector_engine) on 32x32 blocks, or nl.matmul(..., transpose_x=True)");
-  if (x.shape().size() != 2)
-    nki_error(diag::Code::err_exceed_max_supported_dimension,
-              "'" + api + "' supports 2-D tiles only, got a tile of rank " + std::to_string(x.shape().size()),
-              "reshape or index the tile down to [P, F] first");
-  int64_t limit = engine == ir::Engine::Vector ? 32 : 128;
-  for (int64_t d : x.shape())
-    if (d > limit)
-      nki_error(diag::Code::err_size_of_dimension_exceed_arch_limit,
-                "'" + api + "' input " + shape_str(x.shape()) + " exceeds the " + std::to_string(limit) + "x" +
-                    std::to_string(limit) + " limit of the " + ir::engine_name(engine) + " engine",
-                "transpose in blocks of at most 128x128");
-  std::vector<int64_t> out_shape = {x.shape()[1], x.shape()[0]};
-  auto res = t.new_tensor(out_shape, opt_dtype(dtype).value_or(x.dtype()), buffer, "");
-  ir::Access src = x.view;
-  src.shape = out_shape;
-  for (auto& col : src.coef) std::swap(col[0], col[1]);
-  ir::Instr in;
-  in.op = ir::Opcode::Copy;
-  in.name = api;
-  in.engine = engine;
-  in.dst = res->view;
-  in.srcs.push_back(ir::Operand::of(src));
-  res->producer = t.emit(std::move(in));
-  return res;
-}
+}  // namespace nl
 
-Ref emit_matmul(Tracer& t, const std::string& api, TensorObj& st, TensorObj& mv, const Ref& mask) {
-  for (auto [tile, arg] : {std::pair<TensorObj*, const char*>{&st, "stationary"}, {&mv, "moving"}}) {
-    bool placed = t.compiler_placed.count(t.storage_of(tile->view.tensor)) > 0;
-    if (tile->buffer() != ir::Buffer::Sbuf && !placed)
-      nki_error(diag::Code::err_unsupported_memory,
-                std::string("Expected operand '") + arg + "' of '" + api + "' to be in address space 'sbuf', but got a tile in '" +
-                    ir::buffer_name(tile->buffer()) + "' instead.",
-                "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
-    if (tile->shape().size() != 2)
-      nki_error(diag::Code::err_exceed_max_supported_dimension,
-                std::string("'") + api + "' operand '" + arg + "' must be a 2-D tile, got " + shape_str(tile->shape()));
-    if (!dtype_is_float(tile->dtype()))
-      nki_error(diag::Code::unsupported_dtype, std::string("'") + api + "' operand '" + arg + "' has dtype " +
-                                             dtype_name(tile->dtype()) + "; the tensor engine multiplies floating-point tiles",
-                "cast with nl.copy(x, dtype=nl.bfloat16) first");
-  }
-  int64_t K = st.shape()[0], M = st.shape()[1], K2 = mv.shape()[0], N = mv.shape()[1];
-  if (K != K2)
-    nki_error(diag::Code::err_num_partition_mismatch,
-              "number of partitions (dimension 0 size of a tile) mismatch in parameters (stationary" +
-                  shape_str(st.shape()) + ", moving" + shape_str(mv.shape()) + ") of '" + api + "'",
-              "both matmul operands hold the contraction dimension K on their partitions");
-  const std::string pmax = std::to_string(t.hw().pmax), st_fmax = std::to_string(t.hw().gemm_stationary_fmax),
-                    mv_fmax = std::to_string(t.hw().gemm_moving_fmax);
-  if (K > t.hw().pmax)
-    nki_error(diag::Code::err_num_partition_exceed_arch_limit, "matmul contraction size " + std::to_string(K) + " exceeds " + pmax,
-              "tile K by " + pmax + " and accumulate the partial products into one PSUM tile");
-  if (M > t.hw().gemm_stationary_fmax)
-    nki_error(diag::Code::matmul_stationary_fmax,
-              "matmul stationary free size " + std::to_string(M) + " exceeds nl.tile_size.gemm_stationary_fmax (" + st_fmax + ")",
-              "tile M by " + st_fmax);
-  if (N > t.hw().gemm_moving_fmax)
-    nki_error(diag::Code::matmul_moving_fmax,
-              "matmul moving free size " + std::to_string(N) + " exceeds nl.tile_size.gemm_moving_fmax (" + mv_fmax + ")",
-              "tile N by " + mv_fmax);
-  auto res = t.new_tensor({M, N}, DType::Float32, ir::Buffer::Psum, "");
-  ir::Instr in;
-  in.op = ir::Opcode::Matmul;
-  in.name = api;
-  in.engine = ir::Engine::Tensor;
-  in.dst = res->view;
-  in.srcs.push_back(ir::Operand::of(st.view));
-  in.srcs.push_back(ir::Operand::of(mv.view));
-  in.mask = make_mask(t, mask, 2);
-  res->producer = t.emit(std::move(in));
-  return res;
+Ref create_tensor(Tracer& t, const std::string& api, Interp& in, const Ref& shape, const Ref& dtype, const Ref& buffer,
+                  const Ref& name, std::optional<double> fill) {
+  return nl::emit_create(t, nl::bind_create(t, api, in, shape, dtype, buffer, name, fill));
 }
 
 namespace {
@@ -321,9 +257,15 @@ struct MgridFactory : py::Obj {
 
 }  // namespace
 
-// Defined in api_nl_compound.cpp.
-void add_nl_compound(Tracer& t, py::ModuleObj& m);
-void add_nl_custom(Tracer& t, py::ModuleObj& m);
+namespace nl {
+
+const std::vector<const std::vector<ApiRow>*>& all_tables() {
+  static const std::vector<const std::vector<ApiRow>*> tables = {&index_apis(),    &creation_apis(), &movement_apis(),
+                                                                 &compute_apis(),  &compound_apis(), &custom_apis()};
+  return tables;
+}
+
+}  // namespace nl
 
 std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   auto m = std::make_shared<py::ModuleObj>("neuronxcc.nki.language");
@@ -367,52 +309,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   auto mg = std::make_shared<MgridFactory>();
   mg->t = &t;
   m->set("mgrid", mg);
-  m->set("ds", make_fn("ds", [](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "ds", {"start", "size"}, 2, 2);
-    auto size = static_int(a[1]);
-    if (!size || *size <= 0) nki_error(diag::Code::invalid_arguments, "nl.ds size must be a positive compile-time integer");
-    auto s = std::make_shared<py::SliceObj>();
-    s->lower = a[0];
-    s->upper = in.binary(py::Operator::Add, a[0], py::make_int(*size));
-    s->step = py::none();
-    return s;
-  }));
-  m->set("program_id", make_fn("program_id", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "program_id", {"axis"}, 1, 1);
-    auto axis = static_int(a[0]);
-    if (!axis || *axis < 0) nki_error(diag::Code::invalid_arguments, "nl.program_id(axis) needs a non-negative integer axis");
-    const auto& grid = t.options().grid;
-    auto ix = std::make_shared<IndexObj>();
-    ix->tracer = &t;
-    if (grid.empty()) {
-      if (*axis != 0) nki_error(diag::Code::invalid_arguments, "nl.program_id(" + std::to_string(*axis) + ") without an SPMD grid");
-      ix->rest = ir::ScalarExpr::of(0);
-      return ix;
-    }
-    if (*axis >= static_cast<int64_t>(grid.size()))
-      nki_error(diag::Code::invalid_arguments, "nl.program_id(" + std::to_string(*axis) + ") but the launch grid has rank " +
-                                             std::to_string(grid.size()));
-    ix->rest = ir::atom_expr(t.program_id_atom(static_cast<int>(*axis)));
-    return ix;
-  }));
-  m->set("num_programs", make_fn("num_programs", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "num_programs", {"axes"}, 1, 0);
-    const auto& grid = t.options().grid;
-    auto extent = [&](int64_t ax) -> int64_t {
-      if (grid.empty()) return 1;
-      if (ax < 0 || ax >= static_cast<int64_t>(grid.size())) nki_error(diag::Code::invalid_arguments, "num_programs axis out of range");
-      return grid[ax];
-    };
-    if (!a.has(0)) {
-      int64_t n = 1;
-      for (int64_t g : grid) n *= g;
-      return py::make_int(n);
-    }
-    if (auto ax = static_int(a[0])) return py::make_int(extent(*ax));
-    std::vector<Ref> out;
-    for (const Ref& r : a[0]->iterate(in)) out.push_back(py::make_int(extent(static_int(r).value_or(-1))));
-    return py::make_tuple(out);
-  }));
+  add_apis(t, *m, nl::index_apis());
   m->set("program_ndim", make_fn("program_ndim", [&t](Interp&, CallArgs&) -> Ref {
     return py::make_int(static_cast<int64_t>(t.options().grid.size()));
   }));
@@ -427,68 +324,7 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   }));
 
   // ---- creation
-  m->set("ndarray", make_fn("ndarray", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "ndarray", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "ndarray", in, a[0], a[1], a[2], a[3], std::nullopt);
-  }));
-  m->set("zeros", make_fn("zeros", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "zeros", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "zeros", in, a[0], a[1], a[2], a[3], 0.0);
-  }));
-  m->set("ones", make_fn("ones", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "ones", {"shape", "dtype", "buffer", "name"}, 2, 2);
-    return create_tensor(t, "ones", in, a[0], a[1], a[2], a[3], 1.0);
-  }));
-  m->set("full", make_fn("full", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "full", {"shape", "fill_value", "dtype", "buffer", "name"}, 3, 3);
-    auto v = py::as_number(a[1]);
-    if (!v) nki_error(diag::Code::invalid_arguments, "nl.full fill_value must be a number");
-    return create_tensor(t, "full", in, a[0], a[2], a[3], a[4], *v);
-  }));
-  auto like = [&t](const std::string& api, std::optional<double> fill) {
-    return make_fn(api, [&t, api, fill](Interp& in, CallArgs& call) -> Ref {
-      Args a(call, api, {"a", "dtype", "buffer", "name"}, 2, 1);
-      TensorObj* src = need_tensor(a[0], api, "a");
-      Ref dt = a.has(1) ? a[1] : Ref(std::make_shared<DTypeObj>(src->dtype()));
-      Ref buf = a.has(2) ? a[2] : Ref(std::make_shared<BufferObj>(src->buffer()));
-      std::vector<Ref> dims;
-      for (int64_t d : src->shape()) dims.push_back(py::make_int(d));
-      return create_tensor(t, api, in, py::make_tuple(dims), dt, buf, a[3], fill);
-    });
-  };
-  m->set("empty_like", like("empty_like", std::nullopt));
-  m->set("zeros_like", like("zeros_like", 0.0));
-  m->set("shared_identity_matrix", make_fn("shared_identity_matrix", [&t](Interp&, CallArgs& call) -> Ref {
-    if (!t.tracing()) t.api_outside_kernel("nl.shared_identity_matrix");
-    Args a(call, "shared_identity_matrix", {"n", "dtype"}, 2, 1);
-    auto n = static_int(a[0]);
-    if (!n || *n <= 0 || *n > 4096) nki_error(diag::Code::invalid_arguments, "shared_identity_matrix needs 0 < n <= 4096");
-    DType dt = a.has(1) ? need_dtype(a[1], "shared_identity_matrix", "dtype") : DType::UInt8;
-    auto res = t.new_tensor({*n, *n}, dt, ir::Buffer::SharedHbm, "identity");
-    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.role = ir::TensorRole::Constant;
-    std::vector<float> vals(static_cast<size_t>(*n * *n), 0.0f);
-    for (int64_t i = 0; i < *n; ++i) vals[i * *n + i] = 1.0f;
-    d.const_data.resize(vals.size() * dtype_size(dt));
-    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
-    return res;
-  }));
-  m->set("shared_constant", make_fn("shared_constant", [&t](Interp&, CallArgs& call) -> Ref {
-    if (!t.tracing()) t.api_outside_kernel("nl.shared_constant");
-    Args a(call, "shared_constant", {"constant", "dtype"}, 2, 1);
-    auto* arr = dynamic_cast<NdArrayObj*>(a[0].get());
-    if (!arr) nki_error(diag::Code::invalid_arguments, "nl.shared_constant needs a numpy array built at compile time (np.eye, np.arange, ...)");
-    DType dt = a.has(1) ? need_dtype(a[1], "shared_constant", "dtype") : arr->dtype;
-    std::vector<int64_t> shape = arr->shape;
-    if (shape.empty()) shape = {1};
-    auto res = t.new_tensor(shape, dt, ir::Buffer::SharedHbm, "constant");
-    ir::TensorDecl& d = t.kernel().tensors[res->view.tensor];
-    d.role = ir::TensorRole::Constant;
-    std::vector<float> vals(arr->data.begin(), arr->data.end());
-    d.const_data.resize(vals.size() * dtype_size(dt));
-    convert_f32_to(dt, vals.data(), d.const_data.data(), vals.size());
-    return res;
-  }));
+  add_apis(t, *m, nl::creation_apis());
   m->set("finfo", make_fn("finfo", [](Interp&, CallArgs& a) -> Ref {
     if (a.pos.size() != 1) nki_error(diag::Code::invalid_arguments, "nl.finfo(dtype)");
     DType d = need_dtype(a.pos[0], "finfo", "dtype");
@@ -506,88 +342,8 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     f->min = -f->max;
     return f;
   }));
-  m->set("static_cast", make_fn("static_cast", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "static_cast", {"arr", "dtype"}, 2, 2);
-    DType d = need_dtype(a[1], "static_cast", "dtype");
-    if (auto v = py::as_number(a[0])) {
-      if (dtype_is_int(d)) return py::make_int(static_cast<int64_t>(std::nearbyint(*v)));
-      return std::make_shared<TypedScalarObj>(*v, d);
-    }
-    return emit_copy(t, "static_cast", a[0], a[1], nullptr);
-  }));
-
   // ---- data movement
-  m->set("load", make_fn("load", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "load", {"src", "mask", "dtype"}, 1, 1);
-    TensorObj* src = need_tensor(a[0], "load", "src");
-    require_hbm(*src, "load", "src");
-    DType dt = opt_dtype(a[2]).value_or(src->dtype());
-    auto res = t.new_tensor(src->shape(), dt, ir::Buffer::Sbuf, "");
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.load";
-    in.engine = ir::Engine::Dma;
-    in.dst = res->view;
-    in.srcs.push_back(ir::Operand::of(src->view));
-    in.mask = make_mask(t, a[1], src->shape().size());
-    res->producer = t.emit(std::move(in));
-    return res;
-  }));
-  m->set("store", make_fn("store", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "store", {"dst", "value", "mask"}, 2, 2);
-    TensorObj* dst = need_tensor(a[0], "store", "dst");
-    require_hbm(*dst, "store", "dst");
-    if (auto* v = as_tensor(a[1])) {
-      if (ir::is_hbm(v->buffer()))
-        nki_error(diag::Code::err_unsupported_memory,
-                  "Expected operand 'value' of 'store' to be in address space 'sbuf', but got a tile in 'hbm' instead.",
-                  "load the data into SBUF first, or copy HBM to HBM with nisa.dma_copy");
-    }
-    assign_into(t, *dst, a[1], std::nullopt, "nl.store", a[2]);
-    return py::none();
-  }));
-  m->set("load_transpose2d", make_fn("load_transpose2d", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "load_transpose2d", {"src", "mask", "dtype"}, 1, 1);
-    TensorObj* src = need_tensor(a[0], "load_transpose2d", "src");
-    require_hbm(*src, "load_transpose2d", "src");
-    if (src->shape().size() != 2)
-      nki_error(diag::Code::err_exceed_max_supported_dimension, "load_transpose2d needs a 2-D source, got " + shape_str(src->shape()));
-    if (src->view.indirect)
-      nki_error(diag::Code::indirect_indices_not_supported, "load_transpose2d does not accept indirect indices");
-    std::vector<int64_t> out_shape = {src->shape()[1], src->shape()[0]};
-    auto res = t.new_tensor(out_shape, opt_dtype(a[2]).value_or(src->dtype()), ir::Buffer::Sbuf, "");
-    ir::Access sv = src->view;
-    sv.shape = out_shape;
-    for (auto& col : sv.coef) std::swap(col[0], col[1]);
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.load_transpose2d";
-    in.engine = ir::Engine::Dma;
-    in.dst = res->view;
-    in.srcs.push_back(ir::Operand::of(sv));
-    in.mask = make_mask(t, a[1], 2);
-    res->producer = t.emit(std::move(in));
-    return res;
-  }));
-  m->set("atomic_rmw", make_fn("atomic_rmw", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "atomic_rmw", {"dst", "value", "op", "mask"}, 3, 3);
-    TensorObj* dst = need_tensor(a[0], "atomic_rmw", "dst");
-    require_hbm(*dst, "atomic_rmw", "dst");
-    auto op = op_alu(a[2]);
-    if (!op || *op != ir::Alu::Add)
-      nki_error(diag::Code::unsupported_operator, "atomic_rmw supports op=np.add only");
-    check_writable(t, *dst);
-    ir::Instr in;
-    in.op = ir::Opcode::Copy;
-    in.name = "nl.atomic_rmw";
-    in.engine = ir::Engine::Dma;
-    in.dst = dst->view;
-    in.rmw = ir::Alu::Add;
-    in.srcs.push_back(operand_for(a[1], dst->shape(), "atomic_rmw", "value"));
-    in.mask = make_mask(t, a[3], dst->shape().size());
-    t.emit(std::move(in));
-    return py::none();
-  }));
+  add_apis(t, *m, nl::movement_apis());
   {
     // nl.copy is both the copy API and the identity activation (op=nl.copy, spec §2.11.2).
     auto copy = std::make_shared<OpFnObj>("nl.copy", [&t](Interp&, CallArgs& call) -> Ref {
@@ -597,22 +353,6 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
     copy->act = ir::Act::Copy;
     m->set("copy", copy);
   }
-  m->set("broadcast_to", make_fn("broadcast_to", [&t](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "broadcast_to", {"src", "shape"}, 1, 2);
-    TensorObj* src = need_tensor(a[0], "broadcast_to", "src");
-    Ref m2 = src->getattr(in, "broadcast_to");
-    CallArgs c;
-    c.pos.push_back(a[1]);
-    return m2->call(in, c);
-  }));
-  m->set("expand_dims", make_fn("expand_dims", [](Interp& in, CallArgs& call) -> Ref {
-    Args a(call, "expand_dims", {"data", "axis"}, 2, 2);
-    TensorObj* src = need_tensor(a[0], "expand_dims", "data");
-    Ref m2 = src->getattr(in, "expand_dims");
-    CallArgs c;
-    c.pos.push_back(a[1]);
-    return m2->call(in, c);
-  }));
 
   // ---- element-wise math
   struct U { const char* n; ir::Act f; };
@@ -651,45 +391,9 @@ std::shared_ptr<py::ModuleObj> make_nl_module(Tracer& t) {
   m->set("prod", make_reduce_fn(t, "nl.prod", ir::Alu::Multiply));
   m->set("max", make_reduce_fn(t, "nl.max", ir::Alu::Maximum));
   m->set("min", make_reduce_fn(t, "nl.min", ir::Alu::Minimum));
-  m->set("all", make_fn("all", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "all", {"x", "axis", "dtype", "mask"}, 2, 2);
-    TensorObj* x = need_tensor(a[0], "all", "x");
-    Ref nz = emit_binary(t, "all", a[0], py::make_int(0), ir::Alu::NotEqual, nullptr, a[3], true);
-    (void)x;
-    Ref dt = a.has(2) ? a[2] : Ref(std::make_shared<DTypeObj>(DType::Bool));
-    return emit_reduce(t, "all", nz, ir::Alu::Minimum, a[1], dt, a[3], false);
-  }));
-  m->set("matmul", make_fn("matmul", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "matmul", {"x", "y", "transpose_x", "mask"}, 2, 2);
-    TensorObj* x = need_tensor(a[0], "matmul", "x");
-    TensorObj* y = need_tensor(a[1], "matmul", "y");
-    bool tx = a.has(2) && t.truthy(a[2]);
-    if (tx) return emit_matmul(t, "nl.matmul", *x, *y, a[3]);
-    // x is [M, K]: the compiler inserts a transpose of x (spec §2.9.6). The nl.matmul docstring
-    // asks for x "a tile on SBUF" and says matmul(x, y) lowers to nc_matmul(transpose(x), y), so a
-    // contraction mismatch is nc_matmul's partition mismatch.
-    require_on_chip(*x, "matmul", "x");
-    if (x->buffer() != ir::Buffer::Sbuf)
-      nki_error(diag::Code::err_unsupported_memory,
-                "Expected operand 'x' of 'matmul' to be in address space 'sbuf', but got a tile in '" +
-                    std::string(ir::buffer_name(x->buffer())) + "' instead.",
-                "the tensor engine reads SBUF only: copy PSUM results to SBUF with nl.copy first");
-    if (x->shape().size() == 2 && y->shape().size() == 2 && x->shape()[1] != y->shape()[0])
-      nki_error(diag::Code::err_num_partition_mismatch,
-                "number of partitions (dimension 0 size of a tile) mismatch in parameters (transpose(x)[" +
-                    std::to_string(x->shape()[1]) + ", " + std::to_string(x->shape()[0]) + "], y" +
-                    shape_str(y->shape()) + ") of 'matmul'",
-                "x's last dimension must equal y's partition dimension (or pass transpose_x=True with x as [K, M])");
-    Ref xt = emit_transpose(t, "nl.matmul(transpose)", *x, nullptr, ir::Buffer::Sbuf, ir::Engine::Tensor);
-    return emit_matmul(t, "nl.matmul", *as_tensor(xt), *y, a[3]);
-  }));
-  m->set("transpose", make_fn("transpose", [&t](Interp&, CallArgs& call) -> Ref {
-    Args a(call, "transpose", {"x", "dtype", "mask"}, 1, 1);
-    TensorObj* x = need_tensor(a[0], "transpose", "x");
-    return emit_transpose(t, "nl.transpose", *x, a[1], ir::Buffer::Sbuf, ir::Engine::Tensor);
-  }));
-  add_nl_compound(t, *m);
-  add_nl_custom(t, *m);
+  add_apis(t, *m, nl::compute_apis());
+  add_apis(t, *m, nl::compound_apis());
+  add_apis(t, *m, nl::custom_apis());
 
   // Launch-grid annotations (2.24 general/nki/api/nki/language/__init__.py, nc and spmd_dim):
   // they only choose which physical NeuronCore runs which SPMD instance, not what it computes,

@@ -5,8 +5,8 @@
 
 namespace nki::front {
 
-Args::Args(py::CallArgs& call, std::string api, std::initializer_list<const char*> names,
-           size_t max_positional, size_t required)
+Args::Args(py::CallArgs& call, std::string api, const std::vector<const char*>& names, size_t max_positional,
+           size_t required)
     : api_(std::move(api)) {
   std::vector<std::string> n(names.begin(), names.end());
   values_.assign(n.size(), nullptr);

@@ -15,7 +15,10 @@ namespace nki::front {
 class Args {
  public:
   Args(py::CallArgs& call, std::string api, std::initializer_list<const char*> names,
-       size_t max_positional, size_t required);
+       size_t max_positional, size_t required)
+      : Args(call, std::move(api), std::vector<const char*>(names), max_positional, required) {}
+  Args(py::CallArgs& call, std::string api, const std::vector<const char*>& names, size_t max_positional,
+       size_t required);
   const py::Ref& operator[](size_t i) const { return values_[i]; }
   bool has(size_t i) const { return values_[i] && !py::is_none(values_[i]); }
   const std::string& api() const { return api_; }

@@ -5,6 +5,7 @@
 // (unsupported_api, naming the version); 2.24 names removed in 0.2 fail with a migration hint.
 #include "base/diag_codes.h"
 #include "nki/api_common.h"
+#include "nki/nl_apis.h"
 #include "nki_current/bind.h"
 #include "nki_current/current_tracer.h"
 #include "nki_current/registers.h"
@@ -109,7 +110,13 @@ Ref make_forward(CurrentTracer& t, const Forward& f) {
   std::vector<std::string> names;
   for (const P& p : f.params) names.push_back(p.name);
   Forward spec = f;
-  auto impl = [&t, spec, names, api, legacy](py::Interp& in, py::CallArgs& call) -> Ref {
+  // A row of the 2.24 nl tables (nl_apis.h) runs its binder and emitter directly; the
+  // operator-valued functions (OpFnObj: nl.add, nl.exp, nl.sum, nl.copy, ...) and
+  // nl.program_ndim are called through the 2.24 module.
+  const front::ApiRow* row = nullptr;
+  for (const auto* rows : front::nl::all_tables())
+    if (!row) row = front::find_api(*rows, f.legacy);
+  auto impl = [&t, spec, names, api, legacy, row](py::Interp& in, py::CallArgs& call) -> Ref {
     Bound b(call, api, names, spec.required, false);
     std::vector<std::pair<std::string, Ref>> kw;
     for (size_t i = 0; i < spec.params.size(); ++i) {
@@ -124,8 +131,7 @@ Ref make_forward(CurrentTracer& t, const Forward& f) {
       if (b.has(i)) kw.emplace_back(lk, b[i]);
     }
     apply_defaults(spec, kw, legacy);
-    (void)t;
-    return call_legacy(in, legacy, spec.legacy, kw, call);
+    return row ? call_row(in, t, *row, kw, call) : call_legacy(in, legacy, spec.legacy, kw, call);
   };
   // Operator-valued functions (op=nl.add, op=nl.exp) keep their operator.
   if (auto* op = dynamic_cast<OpFnObj*>(target.get())) {

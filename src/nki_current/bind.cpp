@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/diag_codes.h"
+#include "nki/lowering.h"
 #include "nki_current/current_tracer.h"
 
 namespace nki::current {
@@ -60,6 +61,25 @@ Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, co
   for (const auto& [k, v] : kwargs)
     if (v) call.kw.emplace_back(k, v);
   return fn->call(in, call);
+}
+
+front::TensorObj* need_dst(const Bound& b) {
+  front::TensorObj* dst = front::as_tensor(b[0]);
+  if (!dst)
+    current_error(diag::Code::dst_not_a_tensor, "the first argument of " + b.api() + " is its destination '" + b.name(0) +
+                                          "', which must be a tensor, got " + b[0]->type_name(),
+                  "NKI 0.2+ ISA calls are destination-passing: allocate the result with nl.ndarray(shape, dtype, "
+                  "buffer=...) and pass it first; the 2.24 form `out = " + b.api() + "(...)` returned a new tile");
+  return dst;
+}
+
+Ref call_row(py::Interp& in, front::Tracer& t, const front::ApiRow& row,
+             const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site) {
+  py::CallArgs call;
+  call.loc = site.loc;
+  for (const auto& [k, v] : kwargs)
+    if (v) call.kw.emplace_back(k, v);
+  return front::run_api(row, t, in, call);
 }
 
 void InstrHandleObj::misuse() const {

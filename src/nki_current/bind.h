@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "lang/value.h"
+#include "nki/api_table.h"
 
 namespace nki::current {
 
@@ -33,6 +34,14 @@ class Bound {
 // A call of a function of the 2.24 module `module` with keyword arguments (null values skipped).
 Ref call_legacy(py::Interp& in, const std::shared_ptr<py::ModuleObj>& module, const std::string& name,
                 const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site);
+// The same for a row of a 2.24 API table: its binder and emitter run on `kwargs`, bound to the
+// row's 2.24 signature.
+Ref call_row(py::Interp& in, front::Tracer& t, const front::ApiRow& row,
+             const std::vector<std::pair<std::string, Ref>>& kwargs, const py::CallArgs& site);
+
+// The destination (first) argument of a destination-passing ISA call; a non-tensor there is
+// the 2.24 functional form (dst_not_a_tensor, with the migration hint).
+front::TensorObj* need_dst(const Bound& b);
 
 // What a current ISA call returns: an instruction handle, not a tile. Any use as a tile is the
 // 2.24 functional style and gets the destination-passing hint.
