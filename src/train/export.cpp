@@ -62,18 +62,24 @@ std::vector<nlohmann::ordered_json> RecordPipeline::process(TrainingRecord r) {
   if (opts_.benchmark)
     if (Verdict v = check_contamination(task, info.reference_source, r.final_kernel, *opts_.benchmark)) return drop(*v);
   if (Verdict v = truncate_to_budget(r, opts_.token_budget)) return drop(*v);
-  auto memo = checked_.find(r.final_kernel);
+  // The same code can pass in one dialect and stop at its imports in the other.
+  const std::string memo_key = r.nki + '\n' + r.final_kernel;
+  auto memo = checked_.find(memo_key);
   if (memo == checked_.end()) {
-    Verdict v = check_rank(r.final_kernel, task, opts_.check);
-    if (!v) v = check_reverify(r.final_kernel, task, opts_.check);
-    memo = checked_.emplace(r.final_kernel, v).first;
+    CheckSettings check = opts_.check;
+    check.run.trace.dialect = r.nki;
+    Verdict v = check_rank(r.final_kernel, task, check);
+    if (!v) v = check_reverify(r.final_kernel, task, check);
+    memo = checked_.emplace(memo_key, v).first;
   }
   if (memo->second) return drop(*memo->second);
 
   std::vector<nlohmann::ordered_json> lines;
   if (opts_.format == Format::Dpo) {
     // Every distinct kernel of the episode that fails verification now is a rejected answer.
-    toolchain::SimulatorTools tools(task, opts_.check.run, toolchain::HeldOut{0, 0});
+    toolchain::RunSettings run = opts_.check.run;
+    run.trace.dialect = r.nki;
+    toolchain::SimulatorTools tools(task, run, toolchain::HeldOut{0, 0});
     std::set<std::string> seen = {normalized_kernel_hash(r.final_kernel)};
     for (const Attempt& a : r.attempts) {
       if (!seen.insert(normalized_kernel_hash(a.code)).second) continue;

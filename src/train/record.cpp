@@ -38,6 +38,7 @@ void add_metadata(nlohmann::ordered_json& j, const TrainingRecord& r) {
   j["task_id"] = r.task_id;
   j["provenance"] = r.provenance;
   j["mode"] = r.mode;
+  j["nki"] = r.nki;
   j["source"] = r.id;
 }
 

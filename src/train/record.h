@@ -26,6 +26,9 @@ struct TrainingRecord {
   std::string task_dir;     // the task directory it was resolved to (empty: unknown task)
   std::string provenance;   // "template", "repair", "model:NAME"
   std::string mode;         // "agent", "multi-turn", "single-shot"
+  // The NKI dialect its kernels are read as: the transcript header's `nki` (absent: 2.24); the
+  // generated template and repair episodes are 2.24. The validators check the kernels in it.
+  std::string nki = "2.24";
   std::string system;
   std::vector<agent::Message> messages;  // without the system prompt
   std::vector<agent::ToolSpec> tools;    // offered tools (agent mode); empty otherwise

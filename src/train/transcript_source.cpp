@@ -68,6 +68,7 @@ TrainingRecord record_from_transcript(const std::string& path) {
                       note.find("scripted") != std::string::npos;
       r.provenance = scripted ? (model.rfind("scripted:", 0) == 0 ? model : "scripted:" + model) : "model:" + model;
       r.mode = e.value("mode", "");
+      r.nki = e.value("nki", r.nki);
       r.system = e.value("system", "");
       if (e.contains("tools") && e["tools"].is_array() && !e["tools"].empty()) {
         // The header names the tools; their schemas are the agent's own (kernel_tool_specs).

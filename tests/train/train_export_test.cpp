@@ -72,6 +72,40 @@ TEST_F(TrainExport, ExampleTranscriptGivesOneRecordAndOnePreferencePair) {
   EXPECT_NE(pairs[0]["rejected"][0]["content"].get<std::string>().find("nl.load(a)"), std::string::npos);
 }
 
+// A record keeps its episode's dialect, and the validators check its kernels in that dialect:
+// the example's legacy kernel passes as 2.24, and the same transcript marked as a 0.6 episode
+// is dropped (the kernel stops at its neuronxcc imports).
+TEST_F(TrainExport, RecordsCarryAndAreCheckedInTheirDialect) {
+  std::string src = std::string(NKI_SOURCE_DIR);
+  std::string out = temp_dir("export_nki");
+  SftExportOptions o;
+  o.runs = {src + "/examples/replays"};
+  o.out = out + "/sft.jsonl";
+  o.pipeline = options(Format::OpenAI, src + "/tasks");
+  ASSERT_EQ(export_sft(o).kept, 1);
+  EXPECT_EQ(read_lines(o.out).at(0)["nki"], "2.24");
+
+  fs::create_directories(out + "/runs06");
+  std::ifstream in(src + "/examples/replays/l1_add_fp32_compile_fix.jsonl");
+  std::ofstream rewritten(out + "/runs06/t.jsonl");
+  bool first = true;
+  for (std::string l; std::getline(in, l); first = false) {
+    if (first) {
+      nlohmann::json h = nlohmann::json::parse(l);
+      ASSERT_EQ(h["type"], "header");
+      h["nki"] = "0.6";
+      l = h.dump();
+    }
+    rewritten << l << "\n";
+  }
+  rewritten.close();
+  o.runs = {out + "/runs06"};
+  o.out = out + "/sft06.jsonl";
+  Funnel f = export_sft(o);
+  EXPECT_EQ(f.kept, 0) << f.to_markdown();
+  EXPECT_EQ(f.dropped["compile_failed"], 1) << f.to_markdown();
+}
+
 TEST_F(TrainExport, TemplateAndRepairEpisodesFromTaskDirectories) {
   std::string src = std::string(NKI_SOURCE_DIR);
   std::string root = temp_dir("export_episodes");
