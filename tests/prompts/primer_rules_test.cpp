@@ -79,15 +79,20 @@ TEST(PrimerRules, CurrentDialectPatternsComputeWhatItsPrimerSays) {
   check_primer_kernel("primer_rules_nki06.py", 300);
 }
 
-std::string first_error(const std::string& source) {
+std::string first_error_in(const std::string& source, const std::string& dialect,
+                           std::vector<front::ArgSpec> args = {front::ArgSpec{{256, 1024}, DType::Float32}}) {
   auto file = std::make_shared<SourceFile>("k.py", source);
   front::TraceOptions opts;
-  opts.args = {front::ArgSpec{{256, 1024}, DType::Float32}};
+  opts.args = std::move(args);
+  opts.dialect = dialect;
   toolchain::CompileResult c = toolchain::compile(file, opts);
   for (const Diagnostic& d : c.diagnostics)
     if (d.severity == Severity::Error) return d.code;
   return "(compiles)";
 }
+
+// Detected from the imports, as `nkiagent check` does.
+std::string first_error(const std::string& source) { return first_error_in(source, ""); }
 
 constexpr const char* kHeader =
     "import neuronxcc.nki as nki\nimport neuronxcc.nki.language as nl\n\n@nki.jit\ndef kernel(x):\n"
@@ -138,18 +143,6 @@ TEST(PrimerRules, ForbiddenPatternsAreCompileErrors) {
                         "        nl.store(out[i * 128:i * 128 + n, :], value=nl.multiply(t, s[i]))\n"
                         "    return out\n"),
             "(compiles)");
-}
-
-std::string first_error_in(const std::string& source, const std::string& dialect,
-                           std::vector<front::ArgSpec> args = {front::ArgSpec{{256, 1024}, DType::Float32}}) {
-  auto file = std::make_shared<SourceFile>("k.py", source);
-  front::TraceOptions opts;
-  opts.args = std::move(args);
-  opts.dialect = dialect;
-  toolchain::CompileResult c = toolchain::compile(file, opts);
-  for (const Diagnostic& d : c.diagnostics)
-    if (d.severity == Severity::Error) return d.code;
-  return "(compiles)";
 }
 
 constexpr const char* kHeader06 =
