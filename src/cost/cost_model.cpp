@@ -3,6 +3,7 @@
 #include "ir/walk.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "cost/scheduler.h"
@@ -160,7 +161,12 @@ CostReport estimate(const ir::Kernel& k, const CostTable& table, const CostOptio
   ir::walk(k, cb);
   Scheduler s(k, table, options);
   s.run();
-  return s.report();
+  CostReport r = s.report();
+  // Every estimate a caller ranks or rewards is finite and positive: a kernel that issues no
+  // instruction (or a degenerate table) gets an error, never a free 0 ns.
+  if (!std::isfinite(r.latency_ns) || r.latency_ns <= 0)
+    throw CostUnsupportedConstruct("cannot estimate the cost: the kernel issues no instruction that takes time");
+  return r;
 }
 
 }  // namespace nki::cost

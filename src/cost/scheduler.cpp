@@ -75,7 +75,11 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
   // Where each tensor is created: the block at its scope depth on the path of its first use
   // (the simulator's rule, machine/interpreter.h). Tiles created inside a loop body get a new
   // (rotating) instance per iteration, as the compiler allocates them (TP §3.6).
+  // Rotation follows iterations, not `if` arms: a tile created in an arm belongs to the nearest
+  // enclosing loop body (or the kernel body), so wrapping a loop body in an `if` neither gives
+  // its tiles extra buffers nor takes them away.
   std::vector<const std::vector<ir::Stmt>*> stack = {&k.body};
+  std::vector<bool> repeats = {true};  // per stack entry: a loop body (or the kernel body)
   std::vector<bool> seen(nt, false);
   std::vector<const std::vector<ir::Stmt>*> block_of(nt, &k.body);
   ir::WalkCallbacks cb;
@@ -86,16 +90,28 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
       seen[ti] = true;
       int depth = k.tensors[ti].scope_depth;
       size_t d = depth <= 0 ? 0 : std::min(static_cast<size_t>(depth), stack.size() - 1);
+      while (d > 0 && !repeats[d]) --d;
       block_of[ti] = stack[d];
     });
   };
-  cb.enter_loop = [&](const ir::Loop& l, int) { stack.push_back(&l.body); return true; };
-  cb.exit_loop = [&](const ir::Loop&, int) { stack.pop_back(); };
-  cb.enter_branch = [&](const ir::If& c, bool then_branch, int) {
-    stack.push_back(then_branch ? &c.then_body : &c.else_body);
+  cb.enter_loop = [&](const ir::Loop& l, int) {
+    stack.push_back(&l.body);
+    repeats.push_back(true);
     return true;
   };
-  cb.exit_branch = [&](const ir::If&, bool, int) { stack.pop_back(); };
+  cb.exit_loop = [&](const ir::Loop&, int) {
+    stack.pop_back();
+    repeats.pop_back();
+  };
+  cb.enter_branch = [&](const ir::If& c, bool then_branch, int) {
+    stack.push_back(then_branch ? &c.then_body : &c.else_body);
+    repeats.push_back(false);
+    return true;
+  };
+  cb.exit_branch = [&](const ir::If&, bool, int) {
+    stack.pop_back();
+    repeats.pop_back();
+  };
   ir::walk(k, cb);
   for (size_t i = 0; i < nt; ++i) {
     const ir::TensorDecl& d = k.tensors[i];
@@ -348,22 +364,41 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
   prev_delta.clear();
   prev_work_delta.clear();
   Totals prev_tot = tot_;
+  // Only iterations that issue the same instructions are extrapolated together: a body that
+  // branches on the loop's own index is cut into segments at every change of outcome, and the
+  // iterations where an outcome changes with an inner loop's index are all scheduled.
+  const std::vector<IterationSegment> segments = o_.extrapolate ? segmenter_.segments(env_, loop, trips)
+                                                                 : std::vector<IterationSegment>{};
+  size_t seg = 0;
+  int64_t seg_begin = 0;  // first iteration of the current segment: the steady-state search restarts there
   for (int64_t i = 0; i < trips; ++i) {
+    if (!segments.empty() && i >= segments[seg].end) {
+      while (i >= segments[seg].end) ++seg;
+      seg_begin = i;
+      sc.hist_clocks.clear();
+      sc.hist_work.clear();
+      append_clocks(sc.hist_clocks);
+      append_work(sc.hist_work);
+      prev_delta.clear();
+      prev_work_delta.clear();
+      prev_tot = tot_;
+    }
     const size_t iteration_first = recs_.size();
     body(i);
-    const int64_t left = trips - i - 1;
-    if (left == 0) return;
-    if (!o_.extrapolate) continue;
+    if (trips - i - 1 == 0) return;
+    if (!o_.extrapolate || !segments[seg].regular) continue;
+    const int64_t left = segments[seg].end - i - 1;  // iterations of this segment still to come
+    const int64_t n = i - seg_begin;                 // this segment's iterations scheduled so far, minus one
     // Per-iteration advance averaged over a window of recent iterations: with rotating buffers
     // and gap-filling DMA engines the queues advance in an irregular pattern, and one
     // iteration's advance can be far from the average.
     append_clocks(sc.hist_clocks);
     append_work(sc.hist_work);
-    const size_t entries = sc.hist_clocks.size() / nc;  // i + 2
+    const size_t entries = sc.hist_clocks.size() / nc;  // n + 2
     // The window is the later half of the iterations so far (at least buffer_instances).
     const size_t win = std::min<size_t>(std::max<size_t>(static_cast<size_t>(std::max(1.0, t_.buffer_instances)),
-                                                         static_cast<size_t>(i + 1) / 2),
-                                        static_cast<size_t>(i + 1));
+                                                         static_cast<size_t>(n + 1) / 2),
+                                        static_cast<size_t>(n + 1));
     const double* now = &sc.hist_clocks[(entries - 1) * nc];
     const double* c0 = &sc.hist_clocks[(entries - 1 - win) * nc];
     const double* now_work = &sc.hist_work[(entries - 1) * nw];
@@ -385,14 +420,14 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       steady = std::fabs(work_delta[j] - prev_work_delta[j]) <= 1e-6 * std::max(1.0, std::fabs(step)) + 1e-3;
     // Two equal advances before every rotating instance has been reused once are not a steady
     // state yet (the loads are still running ahead of the compute that frees their buffers).
-    const bool wrapped = i >= static_cast<int64_t>(t_.buffer_instances) + 1;
-    if (left >= 2 && ((steady && wrapped) || i + 1 >= warm)) {
+    const bool wrapped = n >= static_cast<int64_t>(t_.buffer_instances) + 1;
+    if (left >= 2 && ((steady && wrapped) || n + 1 >= warm)) {
       // Steady state (or warm-up budget spent): the remaining `left` iterations advance every
       // timeline by the same per-iteration step and add the same work.
       const double by = static_cast<double>(left) * std::max(step, 0.0);
       if (std::getenv("NKI_COST_DEBUG"))
         std::fprintf(stderr, "loop @%d depth %d: %lld of %lld iterations scheduled, step %.1f ns, frontier %.1f -> +%.1f\n",
-                     loop ? loop->loc.line : 0, depth, static_cast<long long>(i + 1), static_cast<long long>(trips), step,
+                     loop ? loop->loc.line : 0, depth, static_cast<long long>(i + 1), static_cast<long long>(segments[seg].end), step,
                      frontier_, by);
       if (std::getenv("NKI_COST_DEBUG"))
         for (size_t j = 0; j < delta.size(); ++j)
@@ -427,11 +462,14 @@ void Scheduler::iterate(int64_t trips, int depth, const ir::Loop* loop, const st
       shift(by, left, rec, delta, work_delta, first_rec, last_done);
       ++extrapolated_;
       // What the remaining iterations read and write, so later instructions depend on them.
-      for (int64_t j = i + 1; j < trips; ++j) {
+      const int64_t end = segments[seg].end;
+      for (int64_t j = i + 1; j < end; ++j) {
         charge_replayed_iteration();
         replay_iteration(j, static_cast<double>(j - i) * std::max(step, 0.0), rec);
       }
-      return;
+      if (end >= trips) return;
+      i = end - 1;  // the next segment starts with scheduled iterations
+      continue;
     }
     prev_delta.swap(delta);
     prev_work_delta.swap(work_delta);

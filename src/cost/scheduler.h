@@ -13,6 +13,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "cost/branch_segments.h"
 #include "cost/cost_model.h"
 #include "cost/gap_resource.h"
 #include "cost/geometry.h"
@@ -101,6 +102,7 @@ class Scheduler {
   const TargetDesc& hw_;  // the target's geometry (PSUM banks, partitions)
   const CostOptions& o_;
   ir::AtomEnv env_;  // saturating: a bound past int64 is tracked as the whole range
+  BranchSegmenter segmenter_{k_};  // which iterations of a loop may be extrapolated together
   // Scopes: tensors created in each block, rotating instance of each tensor.
   std::map<const std::vector<ir::Stmt>*, std::vector<int>> created_in_;
   std::vector<int> root_, instances_, instance_;
