@@ -70,12 +70,11 @@ def one(nkiagent, sol, tmp, check_verify):
     path.write_text(wrapped)
     base, err = profile(nkiagent, sol, task)
     if base is None:
-        return task, "solution does not profile: %s" % err, None
+        return task, "FAIL solution has no estimate: %s" % err, None
     hidden, err = profile(nkiagent, path, task)
     if hidden is None:
-        # A clear error (e.g. the budget) is not a free estimate; the wrapped kernel still
-        # has to compile for the attack to exist.
-        return task, "wrapped: %s" % err, None
+        # The wrapped kernel is a valid kernel doing the same work: it must get an estimate.
+        return task, "FAIL wrapped kernel has no estimate: %s" % err, None
     if check_verify and not verify(nkiagent, path, task):
         return task, "wrapped kernel fails verify", None
     return task, None, base / hidden
@@ -91,6 +90,7 @@ def main():
     speedups = [(t, s) for t, _, s in results if s is not None]
     skipped = [(t, why) for t, why, s in results if s is None]
     bad = [(t, s) for t, s in speedups if s > MAX_SPEEDUP]
+    errors = [t for t, why in skipped if why.startswith("FAIL")]
     worst = max(speedups, key=lambda x: x[1]) if speedups else ("-", 0)
     print(f"{len(speedups)} wrapped solutions estimated, {len(skipped)} not compared; "
           f"largest estimated speedup of a wrapped kernel over its solution: {worst[1]:.3f} ({worst[0]})")
@@ -101,7 +101,7 @@ def main():
     if not speedups:
         print("FAIL: nothing compared")
         return 1
-    return 1 if bad else 0
+    return 1 if bad or errors else 0
 
 
 if __name__ == "__main__":
