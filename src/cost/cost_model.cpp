@@ -66,14 +66,12 @@ CostReport Scheduler::report() {
 
   // Critical path: from the last completion back through the records that set each start.
   std::map<std::pair<const void*, int>, CriticalItem> items;
-  std::array<double, kNumUnits> on_path{};
   int cur = frontier_rec_;
   int64_t guard = 0;
   while (cur >= 0 && guard++ < static_cast<int64_t>(recs_.size()) + 1) {
     const Rec& x = recs_[static_cast<size_t>(cur)];
     double before = x.pred >= 0 ? std::min(recs_[static_cast<size_t>(x.pred)].done, x.done) : x.start;
     double add = std::max(0.0, x.done - before);
-    on_path[static_cast<int>(x.unit)] += add;
     const void* key = x.instr ? static_cast<const void*>(x.instr) : static_cast<const void*>(x.loop);
     CriticalItem& it = items[{key, x.instr ? 0 : 1}];
     if (it.count == 0) {
@@ -93,10 +91,24 @@ CostReport Scheduler::report() {
   }
   for (auto& [k, v] : items) r.critical.push_back(v);
   std::sort(r.critical.begin(), r.critical.end(), [](const CriticalItem& a, const CriticalItem& b) { return a.ns > b.ns; });
-  int best = 0;
-  for (int u = 1; u < kNumUnits; ++u)
-    if (on_path[u] > on_path[best]) best = u;
-  r.bottleneck = unit_name(static_cast<Unit>(best));
+  // The bottleneck is the resource whose busy time bounds the estimate from below: an engine or
+  // DMA queue, the 16 DMA engines together, or HBM.
+  r.bottleneck = unit_name(Unit::PE);
+  double most = -1;
+  auto consider = [&](const std::string& name, double busy) {
+    if (busy > most) {
+      most = busy;
+      r.bottleneck = name;
+    }
+  };
+  for (int u = 0; u < kNumUnits; ++u) consider(unit_name(static_cast<Unit>(u)), tot_.busy[u]);
+  consider("DMA engines", tot_.dma_engine_busy / std::max(1.0, t_.dma_engines));
+  consider("HBM", tot_.hbm_busy);
+  // (Extrapolated queue intervals can overshoot the latency slightly; a bound never exceeds it.)
+  r.bottleneck_busy_ns = std::min(most, r.latency_ns);
+  // When no resource is busy for half the estimate, none bounds it: the time goes to waiting on
+  // results (dependency chains, DMA and semaphore latencies), and the critical path says where.
+  if (r.bottleneck_busy_ns < 0.5 * r.latency_ns) r.bottleneck = "dependency latency (busiest: " + r.bottleneck + ")";
 
   if (o_.keep_events) {
     for (const Rec& x : recs_) {
@@ -120,26 +132,30 @@ CostReport Scheduler::report() {
     }
   }
 
-  // No overlap of loads and compute: the kernel takes about as long as its DMA time plus its
-  // busiest engine's time (TP §4 D6).
-  double compute = std::max({tot_.busy[0], tot_.busy[1], tot_.busy[2], tot_.busy[3]});
-  double load = tot_.busy[static_cast<int>(Unit::DmaLoad)];
-  if (tot_.count[static_cast<int>(Unit::DmaLoad)] >= 4 && compute > 0.2 * r.latency_ns && load > 0.2 * r.latency_ns &&
-      r.latency_ns > 0.9 * (compute + load)) {
-    // Located at the first load: where double buffering would start.
-    int line = 0, col = 0;
-    for (const Rec& x : recs_)
-      if (x.unit == Unit::DmaLoad && x.instr) {
-        line = x.instr->loc.line;
-        col = x.instr->loc.col;
-        break;
-      }
-    lints_.push_back(Lint{"perf_no_overlap",
-                          "loads and compute barely overlap: the estimate is close to DMA time plus compute time",
-                          "allocate tiles inside the loop body so the next iteration's load can run during this "
-                          "iteration's compute (double buffering), and issue loads early",
-                          line, col});
-  }
+  // Lints whose hint only pays off when their resource bounds the kernel: their premise is
+  // checked against the finished schedule, so a hint is not given where following it cannot
+  // lower the estimate (issue 26: advice that holds).
+  const double dma_side = std::max({tot_.busy[static_cast<int>(Unit::DmaLoad)], tot_.busy[static_cast<int>(Unit::DmaStore)],
+                                    tot_.busy[static_cast<int>(Unit::DmaOther)],
+                                    tot_.dma_engine_busy / std::max(1.0, t_.dma_engines), tot_.hbm_busy});
+  const double compute = std::max({tot_.busy[0], tot_.busy[1], tot_.busy[2], tot_.busy[3]});
+  const double pe = tot_.busy[static_cast<int>(Unit::PE)];
+  const bool dma_bound = dma_side >= 0.5 * r.latency_ns && dma_side >= compute;
+  // Engines idle: a partition-starved DMA matters only when no other DMA uses the other engines.
+  const bool engines_idle = tot_.dma_engine_busy / std::max(1.0, t_.dma_engines) < 0.5 * r.latency_ns;
+  const bool pe_bound = pe >= 0.5 * r.latency_ns && pe >= dma_side;
+  // DMA time of each source line on the critical path: a DMA whose cost does not hold the kernel
+  // up cannot shorten it by being cheaper.
+  std::map<int, double> dma_on_path;
+  for (const CriticalItem& c : r.critical)
+    if (c.what.find("(DMA queue") != std::string::npos) dma_on_path[c.line] += c.ns;
+  auto dma_holds_up = [&](const Lint& l) { return dma_on_path[l.line] >= 0.25 * r.latency_ns; };
+  std::erase_if(lints_, [&](const Lint& l) {
+    if (l.code == "perf_small_dma") return !dma_bound && !dma_holds_up(l);
+    if (l.code == "perf_partitions") return !engines_idle || !(dma_bound || dma_holds_up(l));
+    if (l.code == "perf_fp32_matmul") return !pe_bound;
+    return false;
+  });
   r.lints = lints_;
   return r;
 }

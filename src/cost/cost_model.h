@@ -91,7 +91,10 @@ struct CostReport {
   double t_mm_ns = 0, t_vec_ns = 0, t_mem_ns = 0, t_peak_ns = 0;
   std::string bound;            // "matmul", "vector", "memory"
   double pct_of_peak = 0;       // t_peak / latency, in %
-  std::string bottleneck;       // unit with the most time on the critical path
+  // The resource with the most busy time (it bounds the latency from below), or "dependency
+  // latency (busiest: ...)" when no resource is busy for half the estimate.
+  std::string bottleneck;
+  double bottleneck_busy_ns = 0;
   std::vector<CriticalItem> critical;  // sorted by ns, descending
   std::vector<TraceEvent> events;
   int64_t dropped_events = 0;

@@ -31,7 +31,8 @@ std::string render_summary(const CostReport& r, const ir::Kernel& k, int top) {
   const double lat = r.latency_ns > 0 ? r.latency_ns : 1;
   o << "kernel '" << k.name << "' on " << target_name(r.target) << " (estimate, one NeuronCore)\n";
   o << "  estimated latency   " << time_str(r.latency_ns) << "\n";
-  o << "  bottleneck          " << r.bottleneck << "\n";
+  o << "  bottleneck          " << r.bottleneck << fmt(" (busy %.1f %% of the estimate)", 100.0 * r.bottleneck_busy_ns / lat)
+    << "\n";
   o << "  engine busy:\n";
   for (const UnitStats& u : r.units) {
     if (u.instructions == 0) continue;
@@ -66,6 +67,7 @@ std::string render_json(const CostReport& r, int top) {
   j["target"] = target_name(r.target);
   j["latency_ns"] = r.latency_ns;
   j["bottleneck"] = r.bottleneck;
+  j["bottleneck_busy_ns"] = r.bottleneck_busy_ns;
   json units = json::array();
   for (const UnitStats& u : r.units)
     units.push_back({{"unit", unit_name(u.unit)},

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "check/liveness.h"
 #include "ir/walk.h"
 
 namespace nki::cost {
@@ -82,6 +83,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
   std::vector<bool> repeats = {true};  // per stack entry: a loop body (or the kernel body)
   std::vector<bool> seen(nt, false);
   std::vector<const std::vector<ir::Stmt>*> block_of(nt, &k.body);
+  in_loop_block_.assign(nt, 0);
   ir::WalkCallbacks cb;
   cb.instr = [&](const ir::Instr& in, int) {
     ir::for_each_access(in, [&](const ir::Access& a, bool) {
@@ -118,6 +120,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
     if (root_[i] != static_cast<int>(i)) continue;
     if (ir::is_hbm(d.buffer) || d.role != ir::TensorRole::Internal || block_of[i] == &k.body) continue;
     created_in_[block_of[i]].push_back(static_cast<int>(i));
+    in_loop_block_[i] = 1;
     int n = static_cast<int>(t.buffer_instances);
     if (d.buffer == ir::Buffer::Psum) {
       // A tile uses at least one of the PSUM banks of a partition [A1].
@@ -126,10 +129,7 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
     instances_[i] = std::max(n, 1);
   }
   limit_sbuf_instances();
-  for (size_t i = 0; i < nt; ++i)
-    if (root_[i] == static_cast<int>(i) && k.tensors[i].buffer == ir::Buffer::Psum)
-      // A tile allocated in a loop wants two banks' worth (double buffering), others one.
-      psum_banks_ += std::min(instances_[i], 2) * psum_banks_of(k.tensors[i], hw_.psum_bank_bytes);
+  limit_psum_instances();
   if (t.hoist_invariant_compute > 0) find_invariant_compute();
   find_partition_broadcasts();
   // Regions by (tensor, rotating instance), numbered densely once the instance counts are final.
@@ -149,6 +149,56 @@ Scheduler::Scheduler(const ir::Kernel& k, const CostTable& t, const CostOptions&
 // SBUF tensor needs one instance; extra instances of loop-allocated tiles are handed out one at a
 // time (smallest first, round by round) while they still fit, so a kernel whose blocks fill SBUF gets no
 // double buffering, as the compiler's allocator could not give it any (TP §3.6).
+// PSUM has 8 banks per partition [A1]; a tile occupies whole banks. Tiles that are live at the
+// same time (check/liveness.h: the shortest lifetimes the IR allows) share them: every PSUM tile
+// gets one instance, and extra (rotating) instances are granted, smallest tile first, only where
+// the banks live over the tile's range still fit. A loop tile left with one buffer makes the next
+// iteration's matmul wait until this one's result was copied out of PSUM (perf_psum_banks).
+void Scheduler::limit_psum_instances() {
+  const check::Liveness live = check::on_chip_liveness(k_);
+  const int64_t cap = hw_.psum_banks;
+  std::vector<int64_t> demand(static_cast<size_t>(std::max<int64_t>(live.positions, 0)) + 1, 0);
+  struct Tile {
+    size_t tensor;
+    int64_t banks, first, last;
+    int want;
+  };
+  std::vector<Tile> tiles;
+  for (const check::LiveRange& r : live.ranges) {
+    const size_t i = static_cast<size_t>(r.tensor);
+    if (i >= k_.tensors.size() || k_.tensors[i].buffer != ir::Buffer::Psum || root_[i] != static_cast<int>(i)) continue;
+    const int64_t first = std::clamp<int64_t>(r.first, 0, static_cast<int64_t>(demand.size()) - 1);
+    const int64_t last = std::clamp<int64_t>(r.last, first, static_cast<int64_t>(demand.size()) - 1);
+    tiles.push_back(Tile{i, psum_banks_of(k_.tensors[i], hw_.psum_bank_bytes) * std::max<int64_t>(r.tiles, 1), first, last,
+                         instances_[i]});
+    instances_[i] = 1;
+  }
+  auto peak = [&](const Tile& t) {
+    int64_t m = 0;
+    for (int64_t p = t.first; p <= t.last; ++p) m = std::max(m, demand[static_cast<size_t>(p)]);
+    return m;
+  };
+  auto add = [&](const Tile& t) {
+    for (int64_t p = t.first; p <= t.last; ++p) demand[static_cast<size_t>(p)] += t.banks;
+  };
+  for (const Tile& t : tiles) add(t);
+  int64_t needed = 0;
+  for (int64_t d : demand) needed = std::max(needed, d);
+  psum_banks_ = needed;
+  std::stable_sort(tiles.begin(), tiles.end(), [](const Tile& a, const Tile& b) { return a.banks < b.banks; });
+  for (bool granted = true; granted;) {
+    granted = false;
+    for (const Tile& t : tiles) {
+      if (instances_[t.tensor] >= t.want || peak(t) + t.banks > cap) continue;
+      add(t);
+      ++instances_[t.tensor];
+      granted = true;
+    }
+  }
+  for (const Tile& t : tiles)
+    if (instances_[t.tensor] < std::min(t.want, 2)) psum_starved_.insert(static_cast<int>(t.tensor));
+}
+
 void Scheduler::limit_sbuf_instances() {
   const size_t nt = k_.tensors.size();
   int64_t used = 0;
@@ -679,6 +729,27 @@ void Scheduler::lint(const ir::Instr& in, const std::string& code, const std::st
   lints_.push_back(Lint{code, msg, hint, in.loc.line, in.loc.col});
 }
 
+// perf_no_overlap: a load that waits for a compute engine to finish reading the tile it
+// overwrites, and does so again in a later iteration (it is in a loop), into a tile with a
+// single buffer: loads and compute take turns instead of overlapping (TP §3.6, §4 D6). Giving
+// the tile rotating buffers (allocating it in the loop body, which the model grants while SBUF
+// holds them) lets the next iteration's load run during this one's compute.
+void Scheduler::single_buffered_load_lint(const ir::Instr& in) {
+  const size_t root = static_cast<size_t>(root_[static_cast<size_t>(in.dst.tensor)]);
+  if (instances_[root] > 1 || !last_time_.count(&in)) return;  // rotating, or not repeated yet
+  if (in_loop_block_[root])
+    lint(in, "perf_no_overlap",
+         "the load into '" + k_.tensors[root].name + "' waits for compute to finish reading its only buffer: SBUF is too "
+         "full for a second one, so loads and compute take turns",
+         "use smaller tiles (or keep fewer tiles live) so this tile can be double buffered");
+  else
+    lint(in, "perf_no_overlap",
+         "the load into '" + k_.tensors[root].name + "' waits for the previous iteration's compute to finish reading "
+         "it: the tile has one buffer, so loads and compute take turns",
+         "allocate the tile inside the loop body (assign the load's result there) so that the next iteration's load "
+         "runs during this iteration's compute");
+}
+
 // Lints that look at one instruction and the state of its operands (TP §4; docs/cost-model.md).
 void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Access>& reads) {
   const ir::Access* src = nullptr;
@@ -715,9 +786,21 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
   if (pe_transpose) {
     const Access a = resolve(*src);
     const std::vector<Entry>& region = regions_[static_cast<size_t>(a.key)];
-    bool from_load = false;
-    for (const Entry& e : region) from_load |= overlaps(e.box, a.box) && e.wunit == static_cast<int>(Unit::DmaLoad);
-    if (from_load)
+    // Only where the transposing load costs the DMA engines no more than the plain load did: the
+    // DMA transpose path moves bytes at dma_transpose_efficiency of the engine rate (element-
+    // granular, TP §2.10), so on trn1 it is usually the slower way, and the hint would not pay.
+    bool from_load = false, pays = false;
+    for (const Entry& e : region) {
+      if (!overlaps(e.box, a.box) || e.wunit != static_cast<int>(Unit::DmaLoad) || e.wrec < 0) continue;
+      from_load = true;
+      const ir::Instr* load = recs_[static_cast<size_t>(e.wrec)].instr;
+      if (!load) continue;
+      const DmaCost& plain = info(*load).dc;
+      const double transposed = static_cast<double>(plain.bytes) / std::max(plain.engines, 1) /
+                                (t_.dma_engine_bytes_per_ns * t_.dma_transpose_efficiency);
+      pays |= transposed <= plain.engine_ns;
+    }
+    if (from_load && pays)
       lint(in, "perf_pe_transpose", "TensorE transposes a tile that was just loaded from HBM",
            "load it already transposed (nl.load_transpose2d, nisa.dma_transpose on trn2, or index the HBM tensor transposed) "
            "and keep TensorE for matmuls");
@@ -732,11 +815,15 @@ void Scheduler::perf_lints(const ir::Instr& in, bool dma, const std::vector<Acce
       if (bytes > hw_.psum_bank_bytes)
         lint(in, "perf_psum_banks", "matmul output uses " + std::to_string(bytes) + " bytes per partition: more than one " + bank + " PSUM bank",
              "split the moving free size to at most " + std::to_string(hw_.psum_fmax) + " fp32 elements per matmul (one bank)");
-      else if (psum_banks_ > hw_.psum_banks)
+      else if (psum_banks_ > hw_.psum_banks || psum_starved_.count(static_cast<int>(&d - k_.tensors.data())))
         lint(in, "perf_psum_banks",
-             "the kernel's PSUM tiles need " + std::to_string(psum_banks_) + " banks of " + bank + "; a partition has " +
-                 std::to_string(hw_.psum_banks),
-             "use fewer or smaller PSUM tiles (copy results to SBUF sooner) so matmuls do not wait for a free bank");
+             psum_banks_ > hw_.psum_banks
+                 ? "the PSUM tiles live at the same time need " + std::to_string(psum_banks_) + " banks of " + bank +
+                       "; a partition has " + std::to_string(hw_.psum_banks)
+                 : "PSUM tiles live at the same time leave '" + d.name + "' no second bank: the next matmul into it waits "
+                       "until this result has been copied out",
+             "copy results out of PSUM sooner, or keep fewer / smaller PSUM tiles live at once, so matmuls do not wait "
+             "for a free bank");
     }
   }
 }
@@ -803,14 +890,18 @@ void Scheduler::exec(const ir::Instr& in) {
   perf_lints(in, dma, reads);
 
   // Earliest start on unit `v` allowed by the operands' last writers and readers.
+  // war_out: whether the latest of them is a write-after-read on another engine's reader.
+  bool war_out = false;
   auto deps = [&](Unit v, double dep_extra, int& pred_out) {
     const int vi = static_cast<int>(v);
     double ready = 0;
     pred_out = -1;
-    auto need = [&](double t, int rec) {
+    war_out = false;
+    auto need = [&](double t, int rec, bool war = false) {
       if (t > ready) {
         ready = t;
         pred_out = rec;
+        war_out = war;
       }
     };
     for (const Access& a : reads) {
@@ -830,7 +921,7 @@ void Scheduler::exec(const ir::Instr& in) {
         // partial sum's latency (in-order issue orders them).
         bool pe_accumulate = in.accumulate && e.wunit == vi && v == Unit::PE;
         if (reads_dst && !pe_accumulate && e.wunit >= 0) need(e.wdone + sync(e.wunit, v), e.wrec);
-        if (e.runit >= 0 && e.runit != vi) need(e.rdone + sync(e.runit, v), e.rrec);  // WAR
+        if (e.runit >= 0 && e.runit != vi) need(e.rdone + sync(e.runit, v), e.rrec, true);  // WAR
         if (e.wunit >= 0 && e.wunit != vi && !pe_accumulate) need(e.wdone, e.wrec);  // WAW
       }
     }
@@ -937,6 +1028,7 @@ void Scheduler::exec(const ir::Instr& in) {
            "load or cast the operands to bfloat16 when the accuracy allows (fp32 PSUM accumulation is kept)");
   } else {
     double issue = std::max(free_[ui], ready);
+    if (u == Unit::DmaLoad && war_out && ready > free_[ui] + 1e-6) single_buffered_load_lint(in);
     r.pred = issue == free_[ui] && free_[ui] >= ready ? last_[ui] : pred;
     free_[ui] = issue + t_.dma_queue_fixed_ns;  // per-DMA fixed cost on its in-order queue [DMA] [DBW]
     const int ne = static_cast<int>(dma_engine_.size());

@@ -79,6 +79,7 @@ class Scheduler {
   void run_block(const std::vector<ir::Stmt>& body, int depth, bool first_iteration);
   void find_invariant_compute();
   void limit_sbuf_instances();
+  void limit_psum_instances();
   int64_t body_size(const std::vector<ir::Stmt>& body);
   void iterate(int64_t trips, int depth, const ir::Loop* loop, const std::function<void(int64_t)>& body,
                const std::function<void(int64_t, double, int)>& replay_iteration);
@@ -96,6 +97,7 @@ class Scheduler {
   double sync(int from, Unit to) const;
   int push(const Rec& r);
   void lint(const ir::Instr& in, const std::string& code, const std::string& msg, const std::string& hint);
+  void single_buffered_load_lint(const ir::Instr& in);
 
   const ir::Kernel& k_;
   const CostTable& t_;
@@ -106,6 +108,7 @@ class Scheduler {
   // Scopes: tensors created in each block, rotating instance of each tensor.
   std::map<const std::vector<ir::Stmt>*, std::vector<int>> created_in_;
   std::vector<int> root_, instances_, instance_;
+  std::vector<char> in_loop_block_;  // by root tensor: created in a loop body (may rotate)
   // What each region (a tensor's rotating instance) was last written / read by: indexed by
   // region_base_[tensor] + instance (Access::key).
   std::vector<std::vector<Entry>> regions_;
@@ -163,7 +166,8 @@ class Scheduler {
   std::unordered_set<LoadedRegion, LoadedRegionHash> loaded_;
   std::unordered_set<int> hbm_written_;
   std::unordered_set<int> constant_tiles_;  // SBUF tiles loaded from compile-time constants
-  int64_t psum_banks_ = 0;
+  int64_t psum_banks_ = 0;            // peak PSUM banks live at once, one buffer per tile
+  std::unordered_set<int> psum_starved_;  // loop PSUM tiles that got no second buffer
   std::map<std::pair<std::string, int>, bool> linted_;
 };
 

@@ -25,7 +25,7 @@ struct KernelEstimate {
   double latency_ns = 0;
   double pct_of_peak = 0;
   std::string bound;       // "matmul", "vector", "memory"
-  std::string bottleneck;  // timeline with most time on the critical path
+  std::string bottleneck;  // the busiest resource, or dependency latency (cost::CostReport::bottleneck)
 };
 
 struct EstimateOutcome {

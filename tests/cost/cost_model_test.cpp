@@ -55,9 +55,6 @@ TEST(CostModel, Fp32MatmulCostsFourTimesBf16OnTensorEngine) {
   EXPECT_DOUBLE_EQ(bf.mm_flops, 2.0 * 1024 * 128 * 512);
   EXPECT_EQ(bf.hbm_read_bytes, (1024 * 128 + 1024 * 512) * 2);
   EXPECT_EQ(bf.hbm_write_bytes, 128 * 512 * 4);
-  bool fp32_lint = false;
-  for (const Lint& l : fp.lints) fp32_lint |= l.code == "perf_fp32_matmul" && l.line > 0;
-  EXPECT_TRUE(fp32_lint);
   // trn2's slower PE clock makes the same PE work take longer.
   CostReport bf2 = estimate_text(kMatmul, {"1024x128:bfloat16", "1024x512:bfloat16"}, Target::Trn2);
   EXPECT_NEAR(bf2.stats(Unit::PE).busy_ns / bf.stats(Unit::PE).busy_ns, 2.8 / 2.4, 1e-9);
@@ -305,56 +302,7 @@ TEST(CostModel, ChromeTraceOfTheMatmulExampleIsWellFormed) {
 
 
 
-bool has_lint(const CostReport& r, const std::string& code) {
-  for (const Lint& l : r.lints)
-    if (l.code == code && l.line > 0 && !l.hint.empty()) return true;
-  return false;
-}
-
-const char* kLintHeader = R"(
-import numpy as np
-import neuronxcc.nki as nki
-import neuronxcc.nki.language as nl
-import neuronxcc.nki.isa as nisa
-
-@nki.jit
-def k(x):
-    out = nl.ndarray((128, 128), dtype=x.dtype, buffer=nl.shared_hbm)
-)";
-
-// Each new perf lint fires on a kernel with its pattern and stays quiet on the fixed kernel.
-TEST(CostModel, PerfLintsFireOnTheirPatternOnly) {
-  auto run = [](const std::string& body) {
-    return estimate_text(std::string(kLintHeader) + body + "    return out\n", {"128x2048:float32"});
-  };
-  // TensorE transpose of a freshly loaded tile vs of a computed one.
-  CostReport t1 = run("    b = nl.load(x[:, 0:128])\n    t = nisa.nc_transpose(b)\n    nl.store(out, value=nl.copy(t))\n");
-  CostReport t2 = run("    b = nl.exp(nl.load(x[:, 0:128]))\n    t = nisa.nc_transpose(b)\n    nl.store(out, value=nl.copy(t))\n");
-  EXPECT_TRUE(has_lint(t1, "perf_pe_transpose"));
-  EXPECT_FALSE(has_lint(t2, "perf_pe_transpose"));
-  // The same HBM region loaded in every iteration vs a new region per iteration.
-  const std::string loop = "    acc = nl.zeros((128, 128), dtype=nl.float32, buffer=nl.sbuf)\n"
-                           "    for i in nl.sequential_range(16):\n"
-                           "        b = nl.load(x[:, SLICE])\n"
-                           "        acc[...] = nl.add(acc, b)\n"
-                           "    nl.store(out, value=acc)\n";
-  std::string same = loop, moving = loop;
-  same.replace(same.find("SLICE"), 5, "0:128");
-  moving.replace(moving.find("SLICE"), 5, "i * 128:(i + 1) * 128");
-  EXPECT_TRUE(has_lint(run(same), "perf_redundant_reload"));
-  EXPECT_FALSE(has_lint(run(moving), "perf_redundant_reload"));
-  // PSUM: five accumulators per iteration need more than the 8 banks; two fit.
-  auto psum = [&](int tiles) {
-    std::string b = "    w = nl.load(x[:, 0:512])\n    for i in nl.sequential_range(4):\n        a = nl.load(x[:, i * 128:(i + 1) * 128])\n";
-    for (int j = 0; j < tiles; ++j)
-      b += "        p" + std::to_string(j) + " = nl.matmul(a, w, transpose_x=True)\n        nl.store(out, value=nl.copy(p" +
-           std::to_string(j) + "[:, 0:128]))\n";
-    return run(b);
-  };
-  EXPECT_TRUE(has_lint(psum(5), "perf_psum_banks"));
-  EXPECT_FALSE(has_lint(psum(2), "perf_psum_banks"));
-}
-
+// The perf lints: tests/cost/lint_advice_test.cpp.
 
 }  // namespace
 }  // namespace nki::cost
