@@ -86,10 +86,26 @@ CostReport Scheduler::report() {
     }
     it.ns += add;
     ++it.count;
+    // The part of `add` the record spent occupying its engine (DMA: its data phase); the rest
+    // is latency it waited for. An extrapolated loop's summary counts as busy.
+    const double busy = x.instr ? std::clamp(x.end - std::max(x.start, before), 0.0, add) : add;
+    it.busy_ns += busy;
+    it.wait_ns += add - busy;
     if (x.pred >= cur) break;  // records only point backwards
     cur = x.pred;
   }
   for (auto& [k, v] : items) r.critical.push_back(v);
+  std::map<int, LineGap> by_line;
+  for (const CriticalItem& c : r.critical) {
+    LineGap& g = by_line[c.line];
+    g.line = c.line;
+    g.path_ns += c.ns;
+    g.busy_ns += c.busy_ns;
+    g.wait_ns += c.wait_ns;
+  }
+  for (auto& [line, g] : by_line) r.gap_by_line.push_back(g);
+  std::sort(r.gap_by_line.begin(), r.gap_by_line.end(),
+            [](const LineGap& a, const LineGap& b) { return a.wait_ns > b.wait_ns; });
   std::sort(r.critical.begin(), r.critical.end(), [](const CriticalItem& a, const CriticalItem& b) { return a.ns > b.ns; });
   // The bottleneck is the resource whose busy time bounds the estimate from below: an engine or
   // DMA queue, the 16 DMA engines together, or HBM.
@@ -131,6 +147,17 @@ CostReport Scheduler::report() {
       r.events.push_back(std::move(e));
     }
   }
+
+  // The three lower bounds (memory, compute, pipeline) and the gap above them.
+  r.bounds.memory_ns = r.t_mem_ns;
+  for (const ir::TensorDecl& d : k_.tensors)
+    if ((d.role == ir::TensorRole::Parameter || d.role == ir::TensorRole::Output) && d.alias_of < 0)
+      r.bounds.needed_bytes += std::max<int64_t>(ir::element_count(d.shape), 0) * static_cast<int64_t>(dtype_size(d.dtype));
+  r.bounds.memory_needed_ns = static_cast<double>(r.bounds.needed_bytes) / t_.hbm_gb_per_s;
+  r.bounds.compute_ns = std::max(r.t_mm_ns, r.t_vec_ns);
+  r.bounds.pipeline_ns = r.bottleneck_busy_ns;
+  r.bounds.gap_ns = std::max(
+      0.0, r.latency_ns - std::max({r.bounds.memory_needed_ns, r.bounds.compute_ns, r.bounds.pipeline_ns}));
 
   // Lints whose hint only pays off when their resource bounds the kernel: their premise is
   // checked against the finished schedule, so a hint is not given where following it cannot

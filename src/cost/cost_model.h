@@ -39,6 +39,28 @@ struct CriticalItem {
   int line = 0;
   double ns = 0;      // time this item added to the path
   int64_t count = 0;  // path records merged into this item
+  // Of `ns`: the time its instructions occupied their engine or DMA engines, and the rest, spent
+  // waiting on results (dependency and trigger latencies, semaphores). An extrapolated loop
+  // counts as busy.
+  double busy_ns = 0;
+  double wait_ns = 0;
+};
+
+// Lower bounds on the latency and what the estimate spends above them (docs/cost-model.md,
+// "Bounds and the gap").
+struct Bounds {
+  double memory_ns = 0;         // the HBM bytes the kernel moves, at peak HBM bandwidth
+  int64_t needed_bytes = 0;     // the bytes the computation needs: each input read once, each output written once
+  double memory_needed_ns = 0;  // needed_bytes at peak HBM bandwidth
+  double compute_ns = 0;        // useful FLOPs at peak (matmul on TensorE, element-wise on Vector+Scalar), transposes excluded
+  double pipeline_ns = 0;       // the busiest resource's busy time
+  double gap_ns = 0;            // latency - max(memory_needed, compute, pipeline)
+};
+
+// Where the critical path's time goes, by source line.
+struct LineGap {
+  int line = 0;
+  double path_ns = 0, busy_ns = 0, wait_ns = 0;
 };
 
 // A timeline event for the Chrome trace (simulated iterations only; extrapolated spans appear
@@ -91,6 +113,8 @@ struct CostReport {
   double t_mm_ns = 0, t_vec_ns = 0, t_mem_ns = 0, t_peak_ns = 0;
   std::string bound;            // "matmul", "vector", "memory"
   double pct_of_peak = 0;       // t_peak / latency, in %
+  Bounds bounds;
+  std::vector<LineGap> gap_by_line;  // lines on the critical path, most waiting first
   // The resource with the most busy time (it bounds the latency from below), or "dependency
   // latency (busiest: ...)" when no resource is busy for half the estimate.
   std::string bottleneck;

@@ -49,6 +49,9 @@ std::string render_summary(const CostReport& r, const ir::Kernel& k, int top) {
   o << "  roofline            " << r.bound << "-bound, T_peak " << time_str(r.t_peak_ns) << " (matmul "
     << time_str(r.t_mm_ns) << ", vector " << time_str(r.t_vec_ns) << ", memory " << time_str(r.t_mem_ns) << "), "
     << fmt("%.1f %% of peak", r.pct_of_peak) << "\n";
+  o << "  bounds              memory " << time_str(r.bounds.memory_ns) << " (needed " << time_str(r.bounds.memory_needed_ns)
+    << "), compute " << time_str(r.bounds.compute_ns) << ", pipeline " << time_str(r.bounds.pipeline_ns) << "; gap "
+    << time_str(r.bounds.gap_ns) << "\n";
   o << "  critical path (top " << top << "):\n";
   for (int i = 0; i < top && i < static_cast<int>(r.critical.size()); ++i) {
     const CriticalItem& c = r.critical[static_cast<size_t>(i)];
@@ -90,6 +93,16 @@ std::string render_json(const CostReport& r, int top) {
     crit.push_back({{"what", c.what}, {"line", c.line}, {"ns", c.ns}, {"count", c.count}});
   }
   j["critical_path"] = crit;
+  j["bounds"] = {{"memory_ns", r.bounds.memory_ns},
+                 {"needed_bytes", r.bounds.needed_bytes},
+                 {"memory_needed_ns", r.bounds.memory_needed_ns},
+                 {"compute_ns", r.bounds.compute_ns},
+                 {"pipeline_ns", r.bounds.pipeline_ns},
+                 {"gap_ns", r.bounds.gap_ns}};
+  json gaps = json::array();
+  for (const LineGap& g : r.gap_by_line)
+    gaps.push_back({{"line", g.line}, {"path_ns", g.path_ns}, {"busy_ns", g.busy_ns}, {"wait_ns", g.wait_ns}});
+  j["gap_by_line"] = gaps;
   json lints = json::array();
   for (const Lint& l : r.lints)
     lints.push_back({{"code", l.code}, {"message", l.message}, {"hint", l.hint}, {"line", l.line}, {"col", l.col}});

@@ -80,5 +80,34 @@ TEST(LintAdvice, TheBottleneckIsTheBusiestResource) {
   EXPECT_TRUE(copies.bottleneck.find("DMA") != std::string::npos || copies.bottleneck == "HBM") << copies.bottleneck;
 }
 
+// The three lower bounds and the gap above them, and the critical path's time by line.
+TEST(LintAdvice, BoundsAndTheGapByLine) {
+  const CostReport r = estimate_lint_kernel("small_dma_fires", {"128x2048:float32"}, Target::Trn1);
+  const CostTable t = default_table(Target::Trn1);
+  // One [128, 2048] fp32 input read once and the output written once.
+  EXPECT_EQ(r.bounds.needed_bytes, 2 * 128 * 2048 * 4);
+  EXPECT_NEAR(r.bounds.memory_needed_ns, 2.0 * 128 * 2048 * 4 / t.hbm_gb_per_s, 1e-6);
+  EXPECT_GE(r.bounds.memory_ns, r.bounds.memory_needed_ns);
+  EXPECT_DOUBLE_EQ(r.bounds.pipeline_ns, r.bottleneck_busy_ns);
+  const double bound = std::max({r.bounds.memory_needed_ns, r.bounds.compute_ns, r.bounds.pipeline_ns});
+  EXPECT_LE(bound, r.latency_ns);
+  EXPECT_NEAR(r.bounds.gap_ns, r.latency_ns - bound, 1e-6);
+  ASSERT_FALSE(r.gap_by_line.empty());
+  double path = 0;
+  for (const LineGap& g : r.gap_by_line) {
+    EXPECT_GT(g.line, 0);
+    EXPECT_GE(g.wait_ns, 0);
+    EXPECT_NEAR(g.busy_ns + g.wait_ns, g.path_ns, 1e-6);
+    path += g.path_ns;
+  }
+  EXPECT_LE(path, r.latency_ns * (1 + 1e-9));
+  for (size_t i = 1; i < r.gap_by_line.size(); ++i) EXPECT_GE(r.gap_by_line[i - 1].wait_ns, r.gap_by_line[i].wait_ns);
+  // A transpose is not useful work: a kernel that only transposes has no matmul compute bound.
+  const CostReport tr = estimate_lint_kernel("pe_transpose_fires", {"4096x128:bfloat16"}, Target::Trn1);
+  EXPECT_GT(tr.stats(Unit::PE).busy_ns, 0);
+  EXPECT_EQ(tr.t_mm_ns, 0);
+  EXPECT_LT(tr.bounds.compute_ns, tr.bounds.pipeline_ns);
+}
+
 }  // namespace
 }  // namespace nki::cost
