@@ -149,9 +149,12 @@ void Environment::step_tool_calls(const Message& reply, StepResult& out) {
 
 void Environment::step_text_answer(const Message& reply, StepResult& out) {
   std::string code = extract_code_from_text(reply.content);
-  if (code.empty() && mode_ == Mode::Optimize) {
-    // No tool call and no kernel: the model is done optimising.
-    out.action = "text";
+  if (mode_ == Mode::Optimize) {
+    // A reply without a tool call is the model's final answer, whatever its text holds: the
+    // answer is the fastest kernel verified so far (the starting kernel until one beats it). A
+    // kernel in the text is neither verified nor kept (mode_optimize.md: unverified kernels never
+    // count); checking it and asking for more would keep a finished model talking to max_turns.
+    out.action = code.empty() ? "text" : "answer";
     out.result = "done";
     out.done = true;
     out.stop = StopReason::Answered;
@@ -175,21 +178,21 @@ void Environment::step_text_answer(const Message& reply, StepResult& out) {
     case Mode::MultiTurn:
       if (!last_turn()) out.messages.push_back(user_message(prompts_.review_followup));
       return;
-    case Mode::Agent:
-    case Mode::Optimize: {
-      // The model answered in prose instead of calling a tool: the harness checks the kernel and
-      // feeds the outcome back, as if verify_kernel had been called.
+    case Mode::Optimize:  // handled above: a text reply ends the episode
+    case Mode::Agent: {
+      // The model answered in prose instead of calling a tool. No kernel has passed yet (a pass
+      // ends an agent episode), so the harness checks this one as if verify_kernel had been
+      // called: a pass ends the episode, a failure goes back with the repair prompt.
       ToolResult r = verify(code);
       log_check(r, turn_, false);
       out.result = outcome_of(r);
-      if (r.passed && mode_ == Mode::Agent) {
+      if (r.passed) {
         judged_.pass_turn = turn_;
         out.done = true;
         out.stop = StopReason::Verified;
         return;
       }
       if (!last_turn()) out.messages.push_back(user_message(render_template(prompts_.feedback, {{"result", r.text}})));
-      if (r.passed) judged_.pass_turn = turn_;
       return;
     }
   }

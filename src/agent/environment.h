@@ -23,7 +23,7 @@ namespace nki::agent {
 // Why an episode stopped.
 enum class StopReason {
   Verified,    // a verification passed (the verify tool, or the harness check of a prose answer)
-  Answered,    // single-shot: the one reply held a kernel; optimize: a reply without tool call or code
+  Answered,    // single-shot: the one reply held a kernel; optimize: a reply without a tool call
 
   MaxTurns,    // the turn limit (single-shot: its reply held no kernel)
   ApiError,    // a model call failed after retries

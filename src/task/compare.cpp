@@ -120,8 +120,11 @@ OutputComparison compare_output(const HostTensor& expected, DType expected_dtype
         if (ev != 0.0) c.max_rel_err = std::max(c.max_rel_err, diff / std::fabs(ev));
         double allowed = tol.atol + tol.rtol * std::fabs(ev);
         bad = diff > allowed;
-        if (allowed > 0) c.tolerance_used = std::max(c.tolerance_used, diff / allowed);
-        else if (diff > 0) c.tolerance_used = HUGE_VAL;
+        const double used = allowed > 0 ? diff / allowed : diff > 0 ? HUGE_VAL : 0.0;
+        if (used > c.tolerance_used) {
+          c.tolerance_used = used;
+          c.tolerance_used_index = unravel(static_cast<int64_t>(i), expected.shape);
+        }
       }
       if (bad) {
         ++c.mismatches;

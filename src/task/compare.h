@@ -42,8 +42,11 @@ struct OutputComparison {
   std::vector<int64_t> max_abs_index;
   double rel_l2 = 0.0;                 // ||a-e||_2 / ||e||_2 over finite elements (record only)
   // max |a-e| / (atol + rtol |e|) over finite elements: <= 1 passes; 1 - this is the margin a
-  // kernel has left (tasks verify-solutions prints it for bf16/fp16 tasks). Record only.
+  // kernel has left (tasks verify-solutions prints it for bf16/fp16 tasks; verify reports it).
+  // Unlike max_rel_err it stays meaningful where the reference is near zero. Infinite when a
+  // zero tolerance (integer outputs) is missed.
   double tolerance_used = 0.0;
+  std::vector<int64_t> tolerance_used_index;  // first element reaching it; empty when it is 0
   int64_t nan_count = 0;               // NaN in actual
   int64_t inf_count = 0;               // +-Inf in actual
   int64_t never_written = 0;           // NaN in actual where expected is finite

@@ -25,6 +25,39 @@ std::string percent(double fraction) {
   return buf;
 }
 
+// Where the largest share of the tolerance is used, over every compared output of every trial:
+// |err| / (atol + rtol * |ref|), the quantity the pass criterion bounds by 1. max rel err alone
+// says little: near-zero references inflate it while the element is well within atol.
+struct WorstTolerance {
+  const TrialReport* trial = nullptr;  // null: no output had comparable values
+  const OutputComparison* output = nullptr;
+};
+
+WorstTolerance worst_tolerance(const VerifyReport& r) {
+  WorstTolerance w;
+  for (const TrialReport& t : r.trials) {
+    for (const OutputComparison& c : t.outputs) {
+      if (!c.shape_ok || !c.dtype_ok) continue;
+      if (!w.output || c.tolerance_used > w.output->tolerance_used) w = {&t, &c};
+    }
+  }
+  return w;
+}
+
+const char* kToleranceRatio = "|err|/(atol+rtol*|ref|)";
+
+// "0.42 at out0[3, 17]" (no location when nothing differs).
+std::string tolerance_used_text(const OutputComparison& c, bool with_output) {
+  std::string s = num(c.tolerance_used);
+  if (!c.tolerance_used_index.empty())
+    s += " at " + (with_output ? "out" + std::to_string(c.index) : std::string()) + format_index(c.tolerance_used_index);
+  return s;
+}
+
+std::string trial_name(const TrialReport& t) {
+  return std::string(t.held_out ? "held-out trial " : "trial ") + std::to_string(t.trial);
+}
+
 void render_output(const OutputComparison& c, std::string& s) {
   std::string name = "out" + std::to_string(c.index);
   if (!c.shape_ok) {
@@ -39,7 +72,8 @@ void render_output(const OutputComparison& c, std::string& s) {
   s += "  " + name + " " + format_shape(c.expected_shape) + " " + dtype_name(c.expected_dtype) +
        " (atol=" + num(c.tol.atol) + ", rtol=" + num(c.tol.rtol) + "): ";
   if (c.passed) {
-    s += "ok, max abs err " + num(c.max_abs_err) + ", max rel err " + num(c.max_rel_err) + "\n";
+    s += "ok, max abs err " + num(c.max_abs_err) + ", max rel err " + num(c.max_rel_err) + ", worst " +
+         kToleranceRatio + " " + tolerance_used_text(c, false) + "\n";
     return;
   }
   s += std::to_string(c.mismatches) + " of " + std::to_string(c.elements) +
@@ -48,7 +82,8 @@ void render_output(const OutputComparison& c, std::string& s) {
     // Error statistics are over elements where both values are finite.
     s += "; max abs err " + num(c.max_abs_err);
     if (!c.max_abs_index.empty()) s += " at " + format_index(c.max_abs_index);
-    s += ", max rel err " + num(c.max_rel_err) + ", rel L2 " + num(c.rel_l2);
+    s += ", max rel err " + num(c.max_rel_err) + ", rel L2 " + num(c.rel_l2) + ", worst " + kToleranceRatio +
+         " " + tolerance_used_text(c, false);
   }
   s += "\n";
   if (c.never_written > 0) {
@@ -93,6 +128,8 @@ nlohmann::json output_json(const OutputComparison& c) {
           {"max_abs_index", c.max_abs_index},
           {"max_rel_err", c.max_rel_err},
           {"rel_l2", c.rel_l2},
+          {"tolerance_used", c.tolerance_used},
+          {"tolerance_used_index", c.tolerance_used_index},
           {"nan_count", c.nan_count},
           {"inf_count", c.inf_count},
           {"never_written", c.never_written},
@@ -115,7 +152,13 @@ std::string render_verify_text(const VerifyReport& r) {
     }
     s = "PASS " + r.task_id + strict + ": " + std::to_string(r.trials.size()) + "/" +
         std::to_string(r.trials_requested) + " trials correct (max abs err " + num(max_abs) +
-        ", max rel err " + num(max_rel) + ")\n";
+        ", max rel err " + num(max_rel);
+    WorstTolerance w = worst_tolerance(r);
+    if (w.output) {
+      s += ", worst " + std::string(kToleranceRatio) + " " + tolerance_used_text(*w.output, true);
+      if (!w.output->tolerance_used_index.empty()) s += " in " + trial_name(*w.trial);
+    }
+    s += ")\n";
     return s;
   }
   const TrialReport* bad = nullptr;
@@ -126,8 +169,7 @@ std::string render_verify_text(const VerifyReport& r) {
     }
   }
   if (!bad) return "FAIL " + r.task_id + strict + "\n";
-  std::string trial = std::string(bad->held_out ? "held-out trial " : "trial ") + std::to_string(bad->trial) + " (seed " +
-                      std::to_string(bad->seed) + ")";
+  std::string trial = trial_name(*bad) + " (seed " + std::to_string(bad->seed) + ")";
   switch (r.status) {
     case VerifyStatus::CompileError: s = "FAIL " + r.task_id + strict + ": compile error\n"; break;
     case VerifyStatus::RuntimeError:
@@ -183,12 +225,22 @@ std::string render_verify_json(const VerifyReport& r) {
                       {"outputs", outs},
                       {"modified_inputs", mods}});
   }
+  // The worst |err| / (atol + rtol |ref|) of the whole report and where (null: nothing compared).
+  nlohmann::json worst = nullptr;
+  if (WorstTolerance w = worst_tolerance(r); w.output) {
+    worst = {{"value", w.output->tolerance_used},
+             {"trial", w.trial->trial},
+             {"held_out", w.trial->held_out},
+             {"output", w.output->index},
+             {"index", w.output->tolerance_used_index}};
+  }
   nlohmann::json j = {{"task", r.task_id},
                       {"status", verify_status_name(r.status)},
                       {"ok", r.status == VerifyStatus::Pass},
                       {"exit_code", verify_exit_code(r)},
                       {"strict", r.strict},
                       {"trials_requested", r.trials_requested},
+                      {"tolerance_used", worst},
                       {"trials", trials}};
   return j.dump();
 }

@@ -98,6 +98,96 @@ TEST(Environment, OptimizeKeepsTheFastestVerifiedKernel) {
   EXPECT_EQ(j.pass_turn, 1);
 }
 
+// The real failure (issue 29): after verifying a faster kernel the model sends its final answer
+// as text with the kernel in a code block. That ends the episode at once, `answered`, with the
+// fastest verified kernel as the answer; the text's kernel is not verified, nor fed back with
+// "Fix the kernel", and a faster but unverified kernel in it does not count.
+TEST(Environment, OptimizeEndsOnATextAnswerWhateverItHolds) {
+  for (const std::string& final_text :
+       {std::string("Done. The final kernel:\n```python\nPASS_MARKER LAT=400\n```\n"),
+        std::string("Done; this one is faster still:\n```python\nPASS_MARKER LAT=10\n```\n"),
+        std::string("Done:\n```python\nwrong LAT=10\n```\n")}) {
+    TimedTools tools;
+    const std::string start = "PASS_MARKER LAT=1000";
+    Environment env(Mode::Optimize, 6, optimize_prompts(6, start), tools);
+    env.reset();
+    env.step(tool_call("verify_kernel", "PASS_MARKER LAT=400"));
+    int verifies = tools.verifies;
+    StepResult done = env.step({Role::Assistant, final_text, {}, "", "", false});
+    EXPECT_TRUE(done.done) << final_text;
+    EXPECT_EQ(done.stop, StopReason::Answered) << final_text;
+    EXPECT_TRUE(done.messages.empty()) << final_text;  // no follow-up: nothing more is asked
+    EXPECT_EQ(done.action, "answer");
+    EXPECT_EQ(done.result, "done");
+    EXPECT_EQ(tools.verifies, verifies) << final_text;  // the text's kernel is not checked
+    Judgement j = env.finish(done.stop, 2);
+    EXPECT_EQ(j.verdict, VerdictKind::Pass) << final_text;
+    EXPECT_EQ(j.final_kernel, "PASS_MARKER LAT=400") << final_text;
+    EXPECT_EQ(j.kernel_turn, 1);
+    EXPECT_EQ(j.pass_turn, 1);
+  }
+  // Before anything beat the start, a text answer ends the episode with the starting kernel.
+  TimedTools tools;
+  Environment env(Mode::Optimize, 6, optimize_prompts(6, "PASS_MARKER LAT=1000"), tools);
+  StepResult done = env.step({Role::Assistant, "```python\nPASS_MARKER LAT=5\n```", {}, "", "", false});
+  EXPECT_EQ(done.stop, StopReason::Answered);
+  Judgement j = env.finish(done.stop, 1);
+  EXPECT_EQ(j.final_kernel, "PASS_MARKER LAT=1000");
+  EXPECT_EQ(j.kernel_turn, 0);
+}
+
+// The same through run_episode with a scripted model: 2 model calls, stop `answered` (before
+// issue 29: a "Fix the kernel" follow-up, and a model that had finished ran on to max_turns).
+TEST(Environment, OptimizeEpisodeWithAFinalTextAnswerStopsAnswered) {
+  TimedTools tools;
+  std::vector<ModelReply> replies(3);
+  replies[0].message = tool_call("verify_kernel", "PASS_MARKER LAT=400");
+  replies[1].message = {Role::Assistant, "It passes and is faster. Final kernel:\n```python\nPASS_MARKER LAT=400\n```\n",
+                        {}, "", "", false};
+  replies[2].message = {Role::Assistant, "Nothing more to add.", {}, "", "", false};  // never asked for
+  ReplayClient model(replies, "scripted");
+  EpisodeConfig cfg;
+  cfg.mode = Mode::Optimize;
+  cfg.max_turns = 6;
+  EpisodeResult r = run_episode(cfg, optimize_prompts(6, "PASS_MARKER LAT=1000"), model, tools, nullptr);
+  EXPECT_EQ(r.stop_reason, StopReason::Answered);
+  EXPECT_STREQ(stop_reason_name(r.stop_reason), "answered");
+  EXPECT_EQ(r.turns, 2);
+  EXPECT_EQ(r.verdict, VerdictKind::Pass);
+  EXPECT_EQ(r.final_kernel, "PASS_MARKER LAT=400");
+  EXPECT_EQ(r.pass_turn, 1);
+  EXPECT_EQ(tools.verifies, 1);
+}
+
+// Agent mode: a pass ends the episode, so a text reply comes before any kernel passed. Its
+// kernel is checked by the harness (docs/agent.md): a pass ends the episode `verified` with no
+// further prompt; a failure is sent back with the repair prompt; no code gets the reminder.
+TEST(Environment, AgentTextAnswerIsCheckedAndEndsTheEpisodeWhenItPasses) {
+  MarkerTools tools;
+  Environment env(Mode::Agent, 5, prompts(Mode::Agent, 5), tools);
+  env.reset();
+  env.step(tool_call("verify_kernel", kWrongKernel));
+  StepResult none = env.step({Role::Assistant, "Let me think about the layout.", {}, "", "", false});
+  EXPECT_FALSE(none.done);
+  EXPECT_EQ(none.result, "no_code");
+  ASSERT_EQ(none.messages.size(), 1u);
+  EXPECT_NE(none.messages[0].content.find("contained no kernel code"), std::string::npos);
+  StepResult wrong = env.step({Role::Assistant, "```python\n" + std::string(kWrongKernel) + "```", {}, "", "", false});
+  EXPECT_FALSE(wrong.done);
+  EXPECT_EQ(wrong.result, "mismatch");
+  ASSERT_EQ(wrong.messages.size(), 1u);
+  EXPECT_NE(wrong.messages[0].content.find("MISMATCH"), std::string::npos);
+  EXPECT_NE(wrong.messages[0].content.find("Fix the kernel"), std::string::npos);
+  StepResult good = env.step({Role::Assistant, "Final:\n```python\n" + std::string(kGoodKernel) + "```", {}, "", "", false});
+  EXPECT_TRUE(good.done);
+  EXPECT_EQ(good.stop, StopReason::Verified);
+  EXPECT_TRUE(good.messages.empty());
+  Judgement j = env.finish(good.stop, 4);
+  EXPECT_EQ(j.verdict, VerdictKind::Pass);
+  EXPECT_EQ(j.pass_turn, 4);
+  EXPECT_EQ(j.final_kernel, kGoodKernel);
+}
+
 TEST(Environment, OptimizeFallsBackToTheStartingKernel) {
   TimedTools tools;
   const std::string start = "PASS_MARKER LAT=1000";

@@ -2,7 +2,7 @@
 // transcripts (tests/cli/replays/optimize, scripted by make_fixture.py): the real simulator
 // verifies, the real cost model profiles, and the results database and both reports carry the
 // speed metrics. The fixture: on l1_add_fp32 the model verifies a kernel with half the DMAs
-// (kept: speedup > 1); on l1_div_fp32 it verifies a slower one (not kept: the starting kernel,
+// (kept: speedup > 1) and ends with a text reply quoting it; on l1_div_fp32 it verifies a slower one (not kept: the starting kernel,
 // the reference solution, stays, so its speedup is exactly 1 and it is not fast_1).
 #include <gtest/gtest.h>
 
@@ -178,6 +178,10 @@ TEST(SolveReplay, OptimizeModeStartsFromTheStartFile) {
       co);
   ASSERT_TRUE(r.exited && r.exit_code == 0) << r.describe() << "\n" << r.out << r.err;
   EXPECT_NE(r.out.find("mode=optimize"), std::string::npos) << r.out;
+  // The model's last reply is text with the kernel in a code block: that ends the episode at turn
+  // 3 (issue 29; it used to draw a "Fix the kernel" follow-up and run past the recording).
+  EXPECT_NE(r.out.find("turns=3 stop=answered"), std::string::npos) << r.out;
+  EXPECT_EQ(read_file(root / "out" / "transcript.jsonl").find("Fix the kernel"), std::string::npos);
   // The kept kernel is the fixture's faster one, not the start file.
   EXPECT_NE(read_file(root / "out" / "kernel.py").find("a[i * P:(i + 1) * P, :]"), std::string::npos);
   EXPECT_NE(read_file(root / "out" / "transcript.jsonl").find("It passes verification. Its estimated latency is"),

@@ -176,5 +176,25 @@ TEST(TaskPrompts, CurrentDialectEpisodesReadTheirOwnPrimer) {
   EXPECT_THROW(agent::build_episode_prompts(prompts, any, agent::Mode::Agent, 5, "0.5"), std::invalid_argument);
 }
 
+// verify_kernel compiles before it runs, so the tool modes' prompts tell the model to call it
+// directly rather than compile first (issue 29: the compile-then-verify instruction cost a turn
+// per kernel), in both dialects' episodes, and optimize mode says how an episode ends.
+TEST(TaskPrompts, ToolModesSayVerifyMayBeCalledDirectly) {
+  const std::string prompts = source_dir() + "/prompts";
+  agent::TaskInfo info = toolchain::task_info(load_task(all_task_dirs().front()));
+  info.start_kernel = "def kernel(x):\n    return x\n";
+  for (const char* nki : {"2.24", "0.6"}) {
+    for (agent::Mode mode : {agent::Mode::Agent, agent::Mode::Optimize}) {
+      SCOPED_TRACE(std::string(nki) + " " + agent::mode_name(mode));
+      agent::EpisodePrompts p = agent::build_episode_prompts(prompts, info, mode, 5, nki);
+      EXPECT_NE(p.system.find("compiles the kernel first"), std::string::npos);
+      EXPECT_NE(p.system.find("no need to call `compile_kernel` first"), std::string::npos);
+      EXPECT_EQ(p.system.find("compile it, fix what"), std::string::npos);  // the old workflow
+      if (mode == agent::Mode::Optimize)
+        EXPECT_NE(p.system.find("any reply without a tool call ends the episode"), std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace nki

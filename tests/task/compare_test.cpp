@@ -40,6 +40,26 @@ TEST(Compare, PassWithinTolerance) {
   EXPECT_NEAR(c.max_abs_err, 0.09, 1e-4);
   EXPECT_EQ(c.max_abs_index, (std::vector<int64_t>{1, 1}));
   EXPECT_NEAR(c.max_rel_err, 0.0009, 1e-5);
+  // |err| / (atol + rtol |e|): 0.25, 0.33, 0.9 and 0.89. The worst is the element whose reference
+  // is 0 (err 0.0009 against atol 0.001), not the one with the largest absolute error.
+  EXPECT_NEAR(c.tolerance_used, 0.9, 1e-4);
+  EXPECT_EQ(c.tolerance_used_index, (std::vector<int64_t>{1, 0}));
+}
+
+TEST(Compare, ToleranceUsedStaysSmallWhereMaxRelErrBlowsUp) {
+  // A reference of 1e-6 with an error of 2e-4: relative error 200, yet a fifth of the tolerance.
+  // The worst share (0.5) is a moderate error on a large value at [0, 2].
+  HostTensor e = f32({1, 3}, {1e-6f, 3.0f, 9.0f});
+  HostTensor a = f32({1, 3}, {1e-6f + 2e-4f, 3.0f, 9.005f});
+  OutputComparison c = compare_output(e, DType::Float32, a, {1e-3, 1e-3});
+  EXPECT_TRUE(c.passed);
+  EXPECT_GT(c.max_rel_err, 100.0);
+  EXPECT_NEAR(c.tolerance_used, 0.005 / (1e-3 + 9e-3), 1e-3);
+  EXPECT_EQ(c.tolerance_used_index, (std::vector<int64_t>{0, 2}));
+  // An exact output uses none of it and has no location.
+  OutputComparison exact = compare_output(e, DType::Float32, e, {1e-3, 1e-3});
+  EXPECT_EQ(exact.tolerance_used, 0.0);
+  EXPECT_TRUE(exact.tolerance_used_index.empty());
 }
 
 TEST(Compare, MismatchCountsAndExamples) {
@@ -119,6 +139,9 @@ TEST(Compare, IntegerOutputsExact) {
   std::memcpy(a.data.data() + 8, &four, 4);
   OutputComparison c = compare_output(e, DType::Int32, a, {0, 0});
   EXPECT_EQ(c.mismatches, 1);
+  // A zero tolerance missed is an infinite share of it, located at the wrong element.
+  EXPECT_TRUE(std::isinf(c.tolerance_used));
+  EXPECT_EQ(c.tolerance_used_index, (std::vector<int64_t>{2}));
 }
 
 TEST(Compare, InputModificationDetected) {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "task/verify.h"
 
@@ -82,6 +83,46 @@ TEST(Verify, CorrectKernelPassesAllTrials) {
   EXPECT_NE(json.find("\"exit_code\":0"), std::string::npos);
 }
 
+// A passing kernel off by known amounts: +0.002 at [1, 2] in trial 1 (reference 2.99: 0.50 of
+// atol + rtol |ref| = 0.00399) and +0.006 at [0, 0] in trial 2 (reference 12: a larger absolute
+// error, but only 0.46 of its 0.013). verify reports the worst share and where it is.
+TEST(Verify, ReportsTheWorstShareOfTheToleranceAndWhere) {
+  auto off_by_known_amounts = [](const std::vector<HostTensor>& args) {
+    KernelRunResult r = correct_add(args);
+    std::vector<float> v = values(r.outputs[0]);
+    float a0 = values(args[0])[0];  // -(seed % 7): -2, -3, -4 for trials 0, 1, 2
+    if (a0 == -3.0f) v[7] += 0.002f;
+    if (a0 == -4.0f) v[0] += 0.006f;
+    r.outputs[0] = f32({3, 5}, v);
+    return r;
+  };
+  VerifyReport r = verify_task(add_task(), fake_options(), off_by_known_amounts);
+  ASSERT_EQ(r.status, VerifyStatus::Pass);
+  const double expected_share = 0.002 / (1e-3 + 1e-3 * 2.99);
+  const OutputComparison& t1 = r.trials[1].outputs[0];
+  EXPECT_NEAR(t1.tolerance_used, expected_share, 1e-3);
+  EXPECT_EQ(t1.tolerance_used_index, (std::vector<int64_t>{1, 2}));
+  EXPECT_NEAR(r.trials[2].outputs[0].tolerance_used, 0.006 / (1e-3 + 1e-3 * 12.0), 1e-3);
+  EXPECT_EQ(r.trials[0].outputs[0].tolerance_used, 0.0);
+  EXPECT_TRUE(r.trials[0].outputs[0].tolerance_used_index.empty());
+
+  std::string text = render_verify_text(r);
+  EXPECT_NE(text.find("max abs err 0.0059"), std::string::npos) << text;  // trial 2's, kept
+  EXPECT_NE(text.find(", worst |err|/(atol+rtol*|ref|) 0.501"), std::string::npos) << text;
+  EXPECT_NE(text.find(" at out0[1, 2] in trial 1)"), std::string::npos) << text;
+
+  nlohmann::json j = nlohmann::json::parse(render_verify_json(r));
+  const nlohmann::json& worst = j["tolerance_used"];
+  EXPECT_NEAR(worst["value"].get<double>(), expected_share, 1e-3);
+  EXPECT_EQ(worst["trial"], 1);
+  EXPECT_EQ(worst["output"], 0);
+  EXPECT_EQ(worst["held_out"], false);
+  EXPECT_EQ(worst["index"], nlohmann::json::array({1, 2}));
+  const nlohmann::json& out2 = j["trials"][2]["outputs"][0];
+  EXPECT_EQ(out2["tolerance_used_index"], nlohmann::json::array({0, 0}));
+  EXPECT_TRUE(out2.contains("max_rel_err"));  // the older fields stay
+}
+
 TEST(Verify, TrialCountOverride) {
   VerifyOptions o = fake_options();
   o.trials = 5;
@@ -109,6 +150,9 @@ TEST(Verify, GarbageIsAMismatch) {
   EXPECT_NE(text.find("2 of 15 elements mismatch"), std::string::npos) << text;
   EXPECT_NE(text.find("never written: 1 elements"), std::string::npos) << text;
   EXPECT_NE(text.find("at [1, 2]: expected"), std::string::npos) << text;
+  // +1 on a reference of 0.39: 1 / (0.001 + 0.001 * 0.39) = 719.4 times the tolerance.
+  EXPECT_NE(text.find("worst |err|/(atol+rtol*|ref|) 719."), std::string::npos) << text;
+  EXPECT_NE(text.find(" at [1, 2]\n"), std::string::npos) << text;
   EXPECT_EQ(text.find("at [1, 4]: expected"), std::string::npos) << text;  // unwritten: summarised
   std::string json = render_verify_json(r);
   EXPECT_NE(json.find("\"never_written\":1"), std::string::npos);

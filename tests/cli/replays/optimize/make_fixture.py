@@ -80,7 +80,9 @@ write("l1_add_fp32", [
     ("Profile the starting kernel first.", [call(1, "profile_kernel", solution("l1_add_fp32"))]),
     ("Whole rows per tile halve the DMA count; verify it.", [call(2, "verify_kernel", ADD_WIDE),
                                                             call(3, "profile_kernel", ADD_WIDE)]),
-    ("That is as far as this goes.", []),
+    # Models usually end with the kernel they settled on in a code block (issue 29): a reply
+    # without a tool call ends the episode, answered, whatever it holds.
+    ("That is as far as this goes. The final kernel:\n\n```python\n" + ADD_WIDE + "```\n", []),
 ])
 write("l1_div_fp32", [
     ("Try column chunks.", [call(1, "verify_kernel", DIV_SPLIT), call(2, "profile_kernel", DIV_SPLIT)]),
