@@ -133,21 +133,40 @@ class GuardedStream : public httplib::Stream {
   size_t header_bytes_ = 0;
 };
 
-void GuardedServer::enter(Connection& c, Phase phase, double seconds) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto now = Clock::now();
-  c.phase = phase;
-  c.since = now;
-  c.deadline = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  if (phase == Phase::Busy) return;
+GuardedServer::GuardedServer(ConnectionLimits limits) : limits_(limits), sweeper_([this] { sweep(); }) {}
+
+GuardedServer::~GuardedServer() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = true;
+  }
+  quit_cv_.notify_all();
+  sweeper_.join();
+}
+
+// Every 200 ms: a phase can stay over its cap when no connection enters it (every thread held by
+// connections too young to cut when they came); this frees threads for the connections queued.
+void GuardedServer::sweep() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!quit_) {
+    quit_cv_.wait_for(lock, std::chrono::milliseconds(200));
+    if (quit_) break;
+    enforce_cap(Phase::Waiting);
+    enforce_cap(Phase::Uploading);
+  }
+}
+
+void GuardedServer::enforce_cap(Phase phase) {
   size_t cap = std::max<size_t>(1, phase == Phase::Waiting ? limits_.max_waiting : limits_.max_uploading);
+  auto old_enough = Clock::now() - std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(limits_.evict_after_seconds));
   for (;;) {
     size_t n = 0;
     Connection* oldest = nullptr;
     for (Connection* o : open_) {
       if (o->phase != phase || o->cut) continue;
       ++n;
-      if (!oldest || o->since < oldest->since) oldest = o;
+      if (o->since <= old_enough && (!oldest || o->since < oldest->since)) oldest = o;
     }
     if (n <= cap || oldest == nullptr) return;
     // Wakes the thread serving it: its poll() or recv() returns and the request fails.
@@ -157,11 +176,21 @@ void GuardedServer::enter(Connection& c, Phase phase, double seconds) {
   }
 }
 
+void GuardedServer::enter(Connection& c, Phase phase, double seconds) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto now = Clock::now();
+  c.phase = phase;
+  c.since = now;
+  c.deadline = now + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  if (phase != Phase::Busy) enforce_cap(phase);
+}
+
 bool GuardedServer::process_and_close_socket(socket_t sock) {
   Connection c;
   c.fd = sock;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    c.since = c.deadline = Clock::now();  // young: not cut before its first phase starts
     open_.push_back(&c);
   }
   int read_ms = static_cast<int>(read_timeout_sec_ * 1000 + read_timeout_usec_ / 1000);

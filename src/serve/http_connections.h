@@ -9,9 +9,11 @@
 //   waiting    before the request line, reading the headers, or idle between keep-alive requests
 //   uploading  reading the body (after the headers, hence after the token check)
 //   busy       the handler runs (the server's work; not cut)
-// When a connection enters waiting or uploading and that phase holds more than its cap, the
-// OLDEST connection in it is shut down. A real client leaves those phases in milliseconds, so
-// the connections cut are the ones that dawdle, and a thread is free again at once.
+// When a phase holds more than its cap, its OLDEST connections are shut down, down to the cap,
+// among those in the phase for at least evict_after_seconds (checked when a connection enters
+// the phase and every 200 ms). A real client leaves those phases in milliseconds, so the
+// connections cut are the ones that dawdle, and their threads are free again at once; a burst
+// of real connections is never cut for being many at the same instant.
 #pragma once
 
 #include <httplib.h>
@@ -20,7 +22,9 @@
 #include <chrono>
 #include <cstddef>
 #include <list>
+#include <condition_variable>
 #include <mutex>
+#include <thread>
 
 namespace nki::serve {
 
@@ -32,11 +36,13 @@ struct ConnectionLimits {
   size_t header_bytes = 64 * 1024; // request line and headers together
   size_t max_waiting = 8;          // connections waiting (see above); the oldest is cut beyond
   size_t max_uploading = 8;        // connections uploading; the oldest is cut beyond
+  double evict_after_seconds = 1;  // a connection is cut for a cap only after this long in its phase
 };
 
 class GuardedServer : public httplib::Server {
  public:
-  explicit GuardedServer(ConnectionLimits limits) : limits_(limits) {}
+  explicit GuardedServer(ConnectionLimits limits);
+  ~GuardedServer() override;
 
   // Called by a route handler on the thread serving the request: the request is read, the
   // connection is busy (no deadline, never cut for a cap).
@@ -70,12 +76,18 @@ class GuardedServer : public httplib::Server {
   bool process_and_close_socket(socket_t sock) override;
   // Moves `c` to `phase` (deadline `seconds` from now, 0: none) and enforces that phase's cap.
   void enter(Connection& c, Phase phase, double seconds);
+  // Cuts the oldest connections of `phase` down to its cap (mutex_ held).
+  void enforce_cap(Phase phase);
+  void sweep();
   bool stopping() const { return svr_sock_ == INVALID_SOCKET; }
 
   ConnectionLimits limits_;
   Counters counters_;
   mutable std::mutex mutex_;
   std::list<Connection*> open_;
+  std::condition_variable quit_cv_;
+  bool quit_ = false;
+  std::thread sweeper_;
   friend class GuardedStream;
 };
 

@@ -99,6 +99,40 @@ TEST(JsonGuard, MarksLoneSurrogateEscapes) {
   EXPECT_EQ(mark_lone_surrogate_escapes(outside), 0u);
 }
 
+// ---- The episode's compile_kernel tool traces kernels in the sandbox only ----
+
+long max_rss_kb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);  // this process only: the sandboxed children are not counted
+  return u.ru_maxrss;
+}
+
+// The reference solution, but building a list of 2^22 elements while it is traced (hundreds of
+// MB in the tracer) before compiling fine. The server's peak memory must not grow by that much:
+// it did when the agent's compile tool traced the kernel a second time in the server after the
+// sandboxed child had succeeded (18 MB -> 1.8 GB for one call in the red team's run).
+TEST(EpisodeCompile, RunsOnlyInTheSandbox) {
+  ServiceConfig c;
+  c.tasks_root = kSource + "/tasks";
+  c.jobs = 1;
+  c.kernel_seconds = 60;
+  c.held_out_secret = 424242;
+  Service service(c);
+  std::string heavy = solution();
+  size_t at = heavy.find("    rows, cols = a.shape\n");
+  ASSERT_NE(at, std::string::npos);
+  heavy.insert(at, "    xs = [0]\n    for k in range(22):\n        xs = xs + xs\n");
+  std::string id = service.start_episode({{"task", kTask}, {"mode", "agent"}, {"max_turns", 3}})["episode_id"];
+  json call = {{"id", "c1"}, {"type", "function"},
+               {"function", {{"name", "compile_kernel"}, {"arguments", json{{"code", heavy}}.dump()}}}};
+  long before = max_rss_kb();
+  json r = service.step_episode(id, {{"message", {{"role", "assistant"}, {"content", ""}, {"tool_calls", {call}}}}});
+  long grown_kb = max_rss_kb() - before;
+  std::string text = r["messages"][0]["content"];
+  EXPECT_EQ(text.rfind("compile: ok", 0), 0u) << text;  // the child's answer, kept as it is
+  EXPECT_LT(grown_kb, 64 * 1024) << "the server's peak memory grew by " << grown_kb / 1024 << " MB";
+}
+
 // ---- A server with a token, 8 HTTP threads and short request deadlines ----
 
 class Hardened : public ::testing::Test {
