@@ -48,9 +48,9 @@ double seconds_since(Clock::time_point t) { return std::chrono::duration<double>
 // ---- The scanner that runs before nlohmann's (recursive) parser ----
 
 TEST(JsonGuard, DepthCountsBracketsOutsideStringsOnly) {
-  EXPECT_EQ(json_nesting_depth(R"({"a": [1, {"b": []}]})", 64), 3);
+  EXPECT_EQ(json_nesting_depth(R"({"a": [1, {"b": []}]})", 64), 4);
   EXPECT_EQ(json_nesting_depth(R"({"code": "[[[[{{{{"})", 64), 1);          // brackets in a string
-  EXPECT_EQ(json_nesting_depth(R"({"code": "\"[[[[\\"}, [[]])", 64), 3);     // escaped quote, escaped backslash
+  EXPECT_EQ(json_nesting_depth(R"({"code": "\"[[[[\\", "x": [[]]})", 64), 3);  // escaped quote, escaped backslash
   EXPECT_EQ(json_nesting_depth("", 64), 0);
   EXPECT_EQ(json_nesting_depth("]]]][[", 64), 2);  // unbalanced: the parser refuses it later
 }
@@ -107,7 +107,7 @@ long max_rss_kb() {
   return u.ru_maxrss;
 }
 
-// The reference solution, but building a list of 2^22 elements while it is traced (hundreds of
+// The reference solution, but building a list of 2^24 elements while it is traced (hundreds of
 // MB in the tracer) before compiling fine. The server's peak memory must not grow by that much:
 // it did when the agent's compile tool traced the kernel a second time in the server after the
 // sandboxed child had succeeded (18 MB -> 1.8 GB for one call in the red team's run).
@@ -121,7 +121,7 @@ TEST(EpisodeCompile, RunsOnlyInTheSandbox) {
   std::string heavy = solution();
   size_t at = heavy.find("    rows, cols = a.shape\n");
   ASSERT_NE(at, std::string::npos);
-  heavy.insert(at, "    xs = [0]\n    for k in range(22):\n        xs = xs + xs\n");
+  heavy.insert(at, "    xs = [0]\n    for k in range(24):\n        xs = xs + xs\n");
   std::string id = service.start_episode({{"task", kTask}, {"mode", "agent"}, {"max_turns", 3}})["episode_id"];
   json call = {{"id", "c1"}, {"type", "function"},
                {"function", {{"name", "compile_kernel"}, {"arguments", json{{"code", heavy}}.dump()}}}};
@@ -130,7 +130,7 @@ TEST(EpisodeCompile, RunsOnlyInTheSandbox) {
   long grown_kb = max_rss_kb() - before;
   std::string text = r["messages"][0]["content"];
   EXPECT_EQ(text.rfind("compile: ok", 0), 0u) << text;  // the child's answer, kept as it is
-  EXPECT_LT(grown_kb, 64 * 1024) << "the server's peak memory grew by " << grown_kb / 1024 << " MB";
+  EXPECT_LT(grown_kb, 128 * 1024) << "the server's peak memory grew by " << grown_kb / 1024 << " MB";
 }
 
 // ---- A server with a token, 8 HTTP threads and short request deadlines ----
@@ -179,8 +179,10 @@ class Hardened : public ::testing::Test {
     *status = r->status;
     return json::parse(r->body);
   }
+  // Generous: under attack the first answer may wait for the cap sweep (connections are cut
+  // once 1 s old); before the fix it never came while the attackers kept sending.
   static bool healthy() {
-    auto r = client(5).Get("/v1/health");
+    auto r = client(8).Get("/v1/health");
     return r && r->status == 200;
   }
   static int connect_raw() {
@@ -254,12 +256,12 @@ TEST_F(Hardened, DeeplyNestedToolArgumentsAreRefusedBeforeParsing) {
 // gets an error entry with the bottom reward; the other items get their rewards.
 TEST_F(Hardened, BadBatchItemsGetErrorEntriesAndTheOthersTheirRewards) {
   std::string body = R"({"reward":"binary","items":[)"
-                     R"({"task":"l1_add_fp32","code":"x = 1 \xFF\xFE"},)"
+                     R"({"task":"l1_add_fp32","code":"x = 1 )" "\xFF\xFE" R"("},)"  // raw bytes
                      R"({"task":"no_such_task","code":"x"},)"
                      R"({"task":"l1_add_fp32","code":)" + json(solution()).dump() + "},"
                      R"({"task":"l1_add_fp32","completion":"\udcff"},)"
                      R"({"task":"l1_add_fp32"},)"
-                     R"({"task":"l1_add_fp32","code":"x","reward":"graded","extra":"\xC3"}]})";
+                     R"({"task":"l1_add_fp32","code":"x","reward":"graded","extra":")" "\xC3" R"("}]})";
   long long before = service_->stats().batch_item_errors;
   int st = 0;
   json r = post_text("/v1/reward", body, &st);
@@ -326,7 +328,7 @@ TEST_F(Hardened, TricklingHeadersDoNotStarveAuthorisedRequests) {
     fds.push_back(fd);
   }
   std::thread trickle([&] {
-    for (int round = 0; round < 40 && !stop; ++round) {  // at most ~8 s
+    for (int round = 0; round < 60 && !stop; ++round) {  // at most ~12 s
       for (int fd : fds) ::send(fd, "X", 1, MSG_NOSIGNAL);
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
@@ -334,7 +336,7 @@ TEST_F(Hardened, TricklingHeadersDoNotStarveAuthorisedRequests) {
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   int served = 0;
   for (int i = 0; i < 5; ++i) {
-    auto r = client(4).Get("/v1/tasks");
+    auto r = client(8).Get("/v1/tasks");
     if (r && r->status == 200) ++served;
   }
   stop = true;
@@ -356,7 +358,7 @@ TEST_F(Hardened, TricklingBodiesDoNotStarveHealth) {
     fds.push_back(fd);
   }
   std::thread trickle([&] {
-    for (int round = 0; round < 40 && !stop; ++round) {
+    for (int round = 0; round < 60 && !stop; ++round) {  // at most ~12 s
       for (int fd : fds) ::send(fd, " ", 1, MSG_NOSIGNAL);
       std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
