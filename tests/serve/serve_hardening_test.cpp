@@ -107,8 +107,9 @@ long max_rss_kb() {
   return u.ru_maxrss;
 }
 
-// The reference solution, but building a list of 2^24 elements while it is traced (hundreds of
-// MB in the tracer) before compiling fine. The server's peak memory must not grow by that much:
+// The reference solution, but building a 150 MB string while it is traced (about 300 MB of peak
+// memory in the tracing process: measured with `nkiagent check`, which still traces in the parent
+// after its child) before compiling fine. The server's peak memory must not grow by that much:
 // it did when the agent's compile tool traced the kernel a second time in the server after the
 // sandboxed child had succeeded (18 MB -> 1.8 GB for one call in the red team's run).
 TEST(EpisodeCompile, RunsOnlyInTheSandbox) {
@@ -121,7 +122,7 @@ TEST(EpisodeCompile, RunsOnlyInTheSandbox) {
   std::string heavy = solution();
   size_t at = heavy.find("    rows, cols = a.shape\n");
   ASSERT_NE(at, std::string::npos);
-  heavy.insert(at, "    xs = [0]\n    for k in range(24):\n        xs = xs + xs\n");
+  heavy.insert(at, "    s = \"x\" * 150000000\n");
   std::string id = service.start_episode({{"task", kTask}, {"mode", "agent"}, {"max_turns", 3}})["episode_id"];
   json call = {{"id", "c1"}, {"type", "function"},
                {"function", {{"name", "compile_kernel"}, {"arguments", json{{"code", heavy}}.dump()}}}};
