@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -26,6 +27,8 @@ std::vector<OptionSpec> serve_options() {
   secret.default_help = "a fresh random secret per server start";
   OptionSpec memory = integer_option("kernel-memory", "MB", 0, 1048576, "address-space limit per kernel child process");
   memory.default_help = "0, the toolchain's default (budgets + 1 GiB)";
+  OptionSpec threads = integer_option("http-threads", "N", 0, 4096, "threads serving HTTP connections");
+  threads.default_help = "0, 8 per job and at least 32";
   return {
       text_option("bind", "HOST:PORT", "address to listen on (port 0: any free port, printed on start)",
                   "127.0.0.1:8080"),
@@ -44,6 +47,15 @@ std::vector<OptionSpec> serve_options() {
       integer_option("max-body", "KB", 1, 65536, "largest request body accepted", "1024"),
       real_option("episode-idle", "S", 1, 86400, "an episode without a step for this long is dropped", "600"),
       integer_option("max-episodes", "N", 1, 100000, "episodes held at once", "256"),
+      integer_option("max-tool-calls", "N", 1, 64,
+                     "tool calls run per episode step message; later ones get a \"not run\" tool result", "8"),
+      real_option("step-seconds", "S", 1, 86400,
+                  "wall-clock budget of one episode step; tool calls after it are not run", "300"),
+      integer_option("max-json-depth", "N", 2, 1000,
+                     "deepest nesting of a request body or a tool call's arguments (checked before parsing)", "64"),
+      threads,
+      real_option("drain-seconds", "S", 0, 3600,
+                  "after SIGINT/SIGTERM, longest wait for requests in flight before exiting anyway", "30"),
   };
 }
 
@@ -69,7 +81,7 @@ void parse_bind(const std::string& bind, serve::HttpOptions& h) {
   h.port = static_cast<int>(*port);
 }
 
-// Set by SIGINT/SIGTERM; a watcher thread stops the server (a signal handler may do no more).
+// Counts SIGINT/SIGTERM; a watcher thread stops the server (a signal handler may do no more).
 volatile sig_atomic_t g_stop = 0;
 
 int serve_command(const ParsedOptions& o) {
@@ -80,6 +92,8 @@ int serve_command(const ParsedOptions& o) {
   if (h.token.empty() && !serve::is_loopback(h.host))
     throw UsageError("--bind " + h.host + " is not a loopback address: give --token-file");
   h.max_body_bytes = static_cast<size_t>(*o.integer("max-body")) * 1024;
+  h.max_json_depth = static_cast<int>(*o.integer("max-json-depth"));
+  h.http_threads = static_cast<int>(o.integer("http-threads").value_or(0));
 
   serve::ServiceConfig c;
   c.tasks_root = tasks_root_from(o);
@@ -92,6 +106,10 @@ int serve_command(const ParsedOptions& o) {
   c.held_out_trials = static_cast<int>(*o.integer("held-out-trials"));
   c.episode_idle_seconds = *o.real("episode-idle");
   c.max_episodes = static_cast<size_t>(*o.integer("max-episodes"));
+  c.max_tool_calls = static_cast<size_t>(*o.integer("max-tool-calls"));
+  c.step_seconds = *o.real("step-seconds");
+  c.max_json_depth = h.max_json_depth;
+  double drain_seconds = *o.real("drain-seconds");
   if (o.has("held-out-secret")) {
     std::optional<int64_t> secret = to_integer(o.text("held-out-secret"));
     if (!secret || *secret < 0)
@@ -104,15 +122,28 @@ int serve_command(const ParsedOptions& o) {
   serve::Service service(c);
   serve::HttpServer server(service, h);
   int port = server.bind();
-  // A SIGINT/SIGTERM stops the listener; requests in flight finish first.
+  // A SIGINT/SIGTERM stops the listener and starts no new kernel work; requests in flight get
+  // --drain-seconds to finish, then the process exits anyway (its sandboxed children die with
+  // it). A second signal exits at once.
   struct sigaction sa {};
-  sa.sa_handler = [](int) { g_stop = 1; };
+  sa.sa_handler = [](int) { g_stop = g_stop + 1; };
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
   std::atomic<bool> done{false};
   std::thread watcher([&] {
     while (!g_stop && !done) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (done) return;
+    std::cerr << "nkiagent serve: stopping; requests in flight get " << drain_seconds << " s to finish" << std::endl;
+    service.begin_shutdown();
     server.stop();
+    auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(drain_seconds);
+    while (!done && g_stop < 2 && std::chrono::steady_clock::now() < until)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (!done) {
+      std::cerr << "nkiagent serve: exiting with requests still in flight ("
+                << (g_stop < 2 ? "--drain-seconds passed" : "second signal") << ")" << std::endl;
+      std::_Exit(0);
+    }
   });
   std::cout << "nkiagent serve: listening on http://" << h.host << ":" << port << " (" << service.task_count()
             << " tasks, " << c.jobs << " jobs, " << (h.token.empty() ? "no token" : "token required") << ")"

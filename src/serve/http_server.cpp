@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "base/diagnostic.h"
+#include "serve/http_connections.h"
+#include "serve/json_guard.h"
 
 namespace nki::serve {
 
@@ -17,8 +19,12 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
+// Replies never throw on bytes that are not UTF-8 (an error message quoting the client's
+// input, a diagnostic cutting a multi-byte character): such bytes become U+FFFD.
+std::string dump_text(const ojson& j) { return j.dump(-1, ' ', false, ojson::error_handler_t::replace); }
+
 std::string error_body(const std::string& code, const std::string& message) {
-  return ojson{{"error", {{"code", code}, {"message", message}}}}.dump();
+  return dump_text(ojson{{"error", {{"code", code}, {"message", message}}}});
 }
 
 const char* default_code(int status) {
@@ -27,7 +33,9 @@ const char* default_code(int status) {
     case 401: return "unauthorized";
     case 404: return "not_found";
     case 405: return "method_not_allowed";
+    case 408: return "request_timeout";
     case 413: return "body_too_large";
+    case 414: return "uri_too_long";
     default: return status >= 500 ? "internal_error" : "error";
   }
 }
@@ -55,14 +63,42 @@ bool is_loopback(const std::string& host) {
   return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
 }
 
+namespace {
+
+int http_threads(const HttpOptions& o, int jobs) { return o.http_threads > 0 ? o.http_threads : std::max(32, 8 * jobs); }
+
+ConnectionLimits connection_limits(const HttpOptions& o, int jobs) {
+  ConnectionLimits l;
+  size_t quarter = std::max<size_t>(2, static_cast<size_t>(http_threads(o, jobs)) / 4);
+  l.header_seconds = o.header_seconds;
+  l.body_seconds = o.body_seconds;
+  l.max_waiting = o.max_waiting > 0 ? o.max_waiting : quarter;
+  l.max_uploading = o.max_uploading > 0 ? o.max_uploading : quarter;
+  return l;
+}
+
+// The parsed body of a request: its nesting bounded BEFORE nlohmann parses it (its parser
+// recurses per level), ill-formed UTF-8 marked so that only the fields holding it are refused.
+json parse_body(std::string text, int max_depth) {
+  if (json_nesting_depth(text, max_depth) > max_depth)
+    throw ApiError(400, "json_too_deep", "the body nests arrays or objects deeper than " + std::to_string(max_depth) +
+                                             " levels");
+  mark_invalid_utf8(text);
+  mark_lone_surrogate_escapes(text);
+  return json::parse(text);  // throws json::parse_error on malformed JSON
+}
+
+}  // namespace
+
 struct HttpServer::Impl {
   Service& service;
   HttpOptions options;
-  httplib::Server server;
+  GuardedServer server;
   std::mutex stats_mutex;
   std::map<std::string, RouteStats> stats;  // by route pattern
 
-  Impl(Service& s, HttpOptions o) : service(s), options(std::move(o)) {}
+  Impl(Service& s, HttpOptions o)
+      : service(s), options(std::move(o)), server(connection_limits(options, service.config().jobs)) {}
 
   void record(const std::string& route, int status, double seconds) {
     std::lock_guard<std::mutex> lock(stats_mutex);
@@ -79,15 +115,16 @@ struct HttpServer::Impl {
   template <class F>
   httplib::Server::Handler wrap(std::string route, F fn) {
     return [this, route, fn](const httplib::Request& req, httplib::Response& res) {
+      GuardedServer::request_read();
       auto start = std::chrono::steady_clock::now();
       try {
         json body;
         if (req.method == "POST") {
           if (req.body.empty()) throw ApiError(400, "bad_request", "empty body; send a JSON object");
-          body = json::parse(req.body);  // throws json::parse_error on malformed JSON
+          body = parse_body(req.body, options.max_json_depth);
         }
         ojson out = fn(req, body);
-        res.set_content(out.dump(), "application/json");
+        res.set_content(dump_text(out), "application/json");
         res.status = 200;
       } catch (const ApiError& e) {
         res.status = e.status;
@@ -134,6 +171,23 @@ struct HttpServer::Impl {
           static_cast<long long>(service.memo_entries()));
     gauge("nkiagent_golden_bytes", "Golden data held in memory (bounded, least recently used out).",
           service.golden().bytes());
+    counter("nkiagent_tool_calls_refused_total",
+            "Episode tool calls not run (over the per-message limit, step budget, client gone, shutdown).",
+            s.tool_calls_refused);
+    counter("nkiagent_batch_item_errors_total", "Batch reward items answered with an error entry.", s.batch_item_errors);
+    const GuardedServer::Counters& c = server.counters();
+    m << "# HELP nkiagent_http_connections_cut_total Connections cut: a deadline missed or a cap exceeded.\n"
+         "# TYPE nkiagent_http_connections_cut_total counter\n"
+      << "nkiagent_http_connections_cut_total{reason=\"header_deadline\"} " << c.header_deadline << "\n"
+      << "nkiagent_http_connections_cut_total{reason=\"body_deadline\"} " << c.body_deadline << "\n"
+      << "nkiagent_http_connections_cut_total{reason=\"too_many_waiting\"} " << c.evicted_waiting << "\n"
+      << "nkiagent_http_connections_cut_total{reason=\"too_many_uploading\"} " << c.evicted_uploading << "\n";
+    size_t waiting = 0, uploading = 0, busy = 0;
+    server.phase_counts(waiting, uploading, busy);
+    m << "# HELP nkiagent_http_connections Open connections by phase.\n# TYPE nkiagent_http_connections gauge\n"
+      << "nkiagent_http_connections{phase=\"waiting\"} " << waiting << "\n"
+      << "nkiagent_http_connections{phase=\"uploading\"} " << uploading << "\n"
+      << "nkiagent_http_connections{phase=\"busy\"} " << busy << "\n";
     std::lock_guard<std::mutex> lock(stats_mutex);
     m << "# HELP nkiagent_http_requests_total HTTP requests by route and status.\n"
          "# TYPE nkiagent_http_requests_total counter\n";
@@ -162,21 +216,24 @@ struct HttpServer::Impl {
                }));
     server.Post("/v1/compile", wrap("/v1/compile", [&s = service](const httplib::Request&, const json& b) { return s.compile(b); }));
     server.Post("/v1/verify", wrap("/v1/verify", [&s = service](const httplib::Request&, const json& b) { return s.verify(b); }));
-    server.Post("/v1/reward", wrap("/v1/reward", [&s = service](const httplib::Request&, const json& b) { return s.reward(b); }));
+    server.Post("/v1/reward", wrap("/v1/reward", [&s = service](const httplib::Request&, const json& b) {
+                  return s.reward(b, CallContext{&GuardedServer::client_gone});
+                }));
     server.Post("/v1/episodes", wrap("/v1/episodes", [&s = service](const httplib::Request&, const json& b) { return s.start_episode(b); }));
     server.Post(R"(/v1/episodes/([0-9a-f]+)/step)", wrap("/v1/episodes/{id}/step", [&s = service](const httplib::Request& r, const json& b) {
-                  return s.step_episode(r.matches[1].str(), b);
+                  return s.step_episode(r.matches[1].str(), b, CallContext{&GuardedServer::client_gone});
                 }));
     server.Delete(R"(/v1/episodes/([0-9a-f]+))", wrap("/v1/episodes/{id}", [&s = service](const httplib::Request& r, const json&) {
                     return s.delete_episode(r.matches[1].str());
                   }));
     server.Get("/metrics", [this](const httplib::Request&, httplib::Response& res) {
+      GuardedServer::request_read();
       res.set_content(metrics(), "text/plain; version=0.0.4");
     });
   }
 
   void configure() {
-    int threads = options.http_threads > 0 ? options.http_threads : std::max(8, 4 * service.config().jobs);
+    int threads = http_threads(options, service.config().jobs);
     server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
     server.set_payload_max_length(options.max_body_bytes);
     // SO_REUSEADDR only. cpp-httplib's default is SO_REUSEPORT, which lets a second server (a
@@ -234,6 +291,9 @@ int HttpServer::bind() {
 
 void HttpServer::listen() { impl_->server.listen_after_bind(); }
 
-void HttpServer::stop() { impl_->server.stop(); }
+void HttpServer::stop() {
+  impl_->server.stop();
+  impl_->server.cut_waiting();
+}
 
 }  // namespace nki::serve

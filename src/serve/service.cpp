@@ -9,6 +9,8 @@
 #include "agent/environment.h"
 #include "agent/prompts.h"
 #include "agent/transcript.h"
+#include "serve/episode_tools.h"
+#include "serve/json_guard.h"
 #include "task/sha256.h"
 #include "task/verify.h"
 #include "toolchain/agent_glue.h"
@@ -26,7 +28,7 @@ struct Service::Episode {
   std::string id;
   std::string task_id;
   RewardKind reward = RewardKind::Binary;
-  std::unique_ptr<toolchain::SimulatorTools> tools;
+  std::unique_ptr<EpisodeTools> tools;
   std::unique_ptr<agent::Environment> env;
   Clock::time_point last_used = Clock::now();
   bool busy = false;
@@ -41,8 +43,9 @@ class Service::WorkerSlot {
     std::unique_lock<std::mutex> lock(s_.pool_mutex_);
     ++s_.stats_.waiting;
     bool got = s_.pool_cv_.wait_for(lock, std::chrono::duration<double>(s_.config_.queue_seconds),
-                                    [&] { return s_.free_workers_ > 0; });
+                                    [&] { return s_.free_workers_ > 0 || s_.stopping_; });
     --s_.stats_.waiting;
+    if (s_.stopping_) throw ApiError(503, "shutting_down", "the server is shutting down; retry on its successor");
     if (!got) throw ApiError(503, "busy", "every worker stayed busy for " + std::to_string(s_.config_.queue_seconds) + " s; retry later");
     --s_.free_workers_;
     ++s_.stats_.busy_workers;
@@ -62,19 +65,33 @@ class Service::WorkerSlot {
 
 namespace {
 
+// A string field as the client sent it; one that held ill-formed UTF-8 (json_guard.h) is refused.
+std::string checked_string(const json& value, const char* key) {
+  if (!value.is_string()) throw ApiError(400, "bad_request", std::string("field '") + key + "' must be a string");
+  std::string s = value.get<std::string>();
+  if (has_invalid_utf8(s))
+    throw ApiError(400, "invalid_utf8", std::string("field '") + key + "' is not valid UTF-8 (or holds U+FDD0)");
+  return s;
+}
+
 std::string required_string(const json& body, const char* key) {
   if (!body.is_object()) throw ApiError(400, "bad_request", "the request body must be a JSON object");
   auto it = body.find(key);
   if (it == body.end()) throw ApiError(400, "bad_request", std::string("missing field '") + key + "'");
-  if (!it->is_string()) throw ApiError(400, "bad_request", std::string("field '") + key + "' must be a string");
-  return it->get<std::string>();
+  return checked_string(*it, key);
 }
 
 std::string optional_string(const json& body, const char* key, const std::string& fallback) {
   auto it = body.find(key);
   if (it == body.end() || it->is_null()) return fallback;
-  if (!it->is_string()) throw ApiError(400, "bad_request", std::string("field '") + key + "' must be a string");
-  return it->get<std::string>();
+  return checked_string(*it, key);
+}
+
+// The JSON of a reply to the client or of a child's answer: never throws on text that is not
+// valid UTF-8 (a diagnostic quoting part of a multi-byte character); such bytes become U+FFFD.
+template <class J>
+std::string dump_text(const J& j) {
+  return j.dump(-1, ' ', false, J::error_handler_t::replace);
 }
 
 Mode mode_of(const std::string& name) {
@@ -107,11 +124,11 @@ ojson messages_json(const agent::Conversation& c) {
 // The model's reply in OpenAI chat format ({"role":"assistant","content":...,"tool_calls":
 // [{"id","type":"function","function":{"name","arguments"}}]}) or this project's transcript
 // format ({"tool_calls":[{"id","name","arguments"}]}).
-agent::Message reply_from_json(const json& j) {
+agent::Message reply_from_json(const json& j, int max_json_depth) {
   if (!j.is_object()) throw ApiError(400, "bad_request", "'message' must be an object");
   agent::Message m;
   m.role = agent::Role::Assistant;
-  if (j.contains("content") && j["content"].is_string()) m.content = j["content"].get<std::string>();
+  if (j.contains("content") && j["content"].is_string()) m.content = checked_string(j["content"], "content");
   else if (j.contains("content") && !j["content"].is_null())
     throw ApiError(400, "bad_request", "'content' must be a string or null");
   if (j.contains("tool_calls") && !j["tool_calls"].is_null()) {
@@ -124,8 +141,15 @@ agent::Message reply_from_json(const json& j) {
       call.id = optional_string(c, "id", "call_" + std::to_string(++n));
       call.name = optional_string(f, "name", "");
       auto a = f.find("arguments");
-      if (a != f.end() && a->is_string()) call.arguments = a->get<std::string>();
-      else if (a != f.end() && a->is_object()) call.arguments = a->dump();
+      if (a != f.end() && a->is_string()) {
+        call.arguments = checked_string(*a, "arguments");
+        // The tool box parses this string: its nesting is bounded first, without recursion.
+        if (json_nesting_depth(call.arguments, max_json_depth) > max_json_depth)
+          throw ApiError(400, "json_too_deep", "the 'arguments' of tool call " + std::to_string(n) +
+                                                   " nest deeper than " + std::to_string(max_json_depth) + " levels");
+      } else if (a != f.end() && a->is_object()) {
+        call.arguments = dump_text(*a);  // nested no deeper than the body, already checked
+      }
       m.tool_calls.push_back(std::move(call));
     }
   }
@@ -242,11 +266,11 @@ ojson Service::judge_isolated(const TaskSpec& t, const std::string& code, Work w
   in_child.golden = golden;
   auto work = [&]() -> std::string {
     switch (w) {
-      case Work::Compile: return compile_kernel_json(t, code, in_child).dump();
-      case Work::Verify: return verify_kernel_json(t, code, in_child).dump();
+      case Work::Compile: return dump_text(compile_kernel_json(t, code, in_child));
+      case Work::Verify: return dump_text(verify_kernel_json(t, code, in_child));
       case Work::Reward: break;
     }
-    return reward_json(t, code, kind, in_child).dump();
+    return dump_text(reward_json(t, code, kind, in_child));
   };
   // The per-kernel limits of one compile and simulation, the wall-clock one once per trial.
   sandbox::Limits lim = toolchain::isolation_limits(eval_.run.isolation, eval_.run.trace,
@@ -338,48 +362,101 @@ size_t Service::memo_entries() const {
   return reward_cache_.size();
 }
 
-ojson Service::reward(const json& body) {
+ojson Service::reward(const json& body, const CallContext& ctx) {
   if (!body.is_object()) throw ApiError(400, "bad_request", "the request body must be a JSON object");
   if (!body.contains("items")) return reward_one(body);
+  return reward_batch(body, ctx);
+}
+
+namespace {
+
+// The entry of a batch item that could not be judged: its error, and the bottom reward of its
+// scheme so that a trainer reading only `reward` (the TRL adapter) still gets a number.
+ojson item_error(const std::string& code, const std::string& message, RewardKind kind) {
+  return {{"error", {{"code", code}, {"message", message}}}, {"reward", kind == RewardKind::Graded ? 0.0 : -0.5},
+          {"kind", reward_kind_name(kind)}, {"verdict", "error"}, {"passed", false}};
+}
+
+}  // namespace
+
+// A batch: each item is validated and judged on its own; an item that is malformed (unknown
+// task, no code, ill-formed UTF-8, ...) or whose judging fails gets an error entry and the others
+// their rewards. Only what concerns the whole request fails it: a malformed envelope, too many
+// items, no worker free (503 busy) or a shutdown (503 shutting_down).
+ojson Service::reward_batch(const json& body, const CallContext& ctx) {
   const json& items = body["items"];
   if (!items.is_array()) throw ApiError(400, "bad_request", "'items' must be an array");
   if (items.size() > config_.max_batch)
     throw ApiError(413, "batch_too_large", "at most " + std::to_string(config_.max_batch) + " items per batch");
-  // Validate every item before judging any, so a bad item fails the batch at once.
   std::string default_reward = optional_string(body, "reward", "binary");
-  std::vector<json> work;
-  for (const json& it : items) {
-    if (!it.is_object()) throw ApiError(400, "bad_request", "each item must be an object");
-    json w = it;
-    if (!w.contains("reward")) w["reward"] = default_reward;
-    task(w);
-    code_of(w);
-    reward_of(optional_string(w, "reward", "binary"));
-    work.push_back(std::move(w));
+  RewardKind default_kind = reward_of(default_reward);
+  std::vector<ojson> results(items.size());
+  std::vector<json> work(items.size());
+  std::vector<RewardKind> kinds(items.size(), default_kind);
+  std::vector<size_t> todo;
+  for (size_t i = 0; i < items.size(); ++i) {
+    RewardKind& kind = kinds[i];
+    try {
+      if (!items[i].is_object()) throw ApiError(400, "bad_request", "each item must be an object");
+      json w = items[i];
+      if (!w.contains("reward")) w["reward"] = default_reward;
+      kind = reward_of(optional_string(w, "reward", "binary"));
+      task(w);
+      code_of(w);
+      work[i] = std::move(w);
+      todo.push_back(i);
+    } catch (const ApiError& e) {
+      results[i] = item_error(e.code, e.what(), kind);
+      ++stats_.batch_item_errors;
+    }
   }
   // Items are judged on up to `jobs` threads; the worker pool bounds the kernels in flight.
-  std::vector<ojson> results(work.size());
-  std::vector<std::exception_ptr> errors(work.size());
+  std::vector<std::exception_ptr> fatal(items.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next++) < work.size();) {
+    for (size_t k; (k = next++) < todo.size();) {
+      size_t i = todo[k];
+      RewardKind kind = kinds[i];
+      if (ctx.client_gone && ctx.client_gone()) {
+        results[i] = item_error("client_gone", "not judged: the client closed the connection", kind);
+        continue;
+      }
       try {
         results[i] = reward_one(work[i]);
-      } catch (...) {
-        errors[i] = std::current_exception();
+      } catch (const ApiError& e) {
+        if (e.status >= 500) {
+          fatal[i] = std::current_exception();
+        } else {
+          results[i] = item_error(e.code, e.what(), kind);
+          ++stats_.batch_item_errors;
+        }
+      } catch (const std::exception& e) {
+        results[i] = item_error("internal_error", e.what(), kind);
+        ++stats_.batch_item_errors;
+      } catch (...) {  // never let an exception leave a judging thread (std::terminate)
+        results[i] = item_error("internal_error", "unexpected failure", kind);
+        ++stats_.batch_item_errors;
       }
     }
   };
   std::vector<std::thread> threads;
-  size_t n = std::min<size_t>(work.size(), static_cast<size_t>(std::max(1, config_.jobs)));
+  size_t n = std::min<size_t>(todo.size(), static_cast<size_t>(std::max(1, config_.jobs)));
   for (size_t i = 1; i < n; ++i) threads.emplace_back(worker);
   worker();
   for (auto& th : threads) th.join();
-  for (auto& e : errors)
+  for (auto& e : fatal)
     if (e) std::rethrow_exception(e);
   ojson out = ojson::array();
   for (auto& r : results) out.push_back(std::move(r));
   return {{"results", out}};
+}
+
+void Service::begin_shutdown() {
+  {
+    std::lock_guard<std::mutex> lock(pool_mutex_);
+    stopping_ = true;
+  }
+  pool_cv_.notify_all();
 }
 
 size_t Service::active_episodes() const {
@@ -418,7 +495,7 @@ ojson Service::start_episode(const json& body) {
   e->task_id = t.id;
   e->reward = kind;
   toolchain::RunSettings run = eval_.run;
-  e->tools = std::make_unique<toolchain::SimulatorTools>(t, run, toolchain::HeldOut{eval_.held_out_trials, eval_.held_out_secret});
+  e->tools = std::make_unique<EpisodeTools>(t, run, toolchain::HeldOut{eval_.held_out_trials, eval_.held_out_secret});
   agent::EpisodePrompts prompts = agent::build_episode_prompts(agent::resolve_prompts_dir(config_.prompts_dir),
                                                                toolchain::task_info(t), mode, max_turns, config_.nki);
   e->env = std::make_unique<agent::Environment>(mode, max_turns, std::move(prompts), *e->tools);
@@ -450,7 +527,7 @@ ojson Service::episode_reward(Episode& e, agent::StopReason stop) {
           {"kernel_turn", j.kernel_turn}, {"pass_turn", j.pass_turn}, {"tool_calls", j.tool_calls}};
 }
 
-ojson Service::step_episode(const std::string& id, const json& body) {
+ojson Service::step_episode(const std::string& id, const json& body, const CallContext& ctx) {
   expire_episodes();
   std::shared_ptr<Episode> e;
   {
@@ -474,11 +551,32 @@ ojson Service::step_episode(const std::string& id, const json& body) {
   } release{*this, *e};
   if (!body.is_object() || !body.contains("message"))
     throw ApiError(400, "bad_request", "the body must be {\"message\": <the model's assistant message>}");
-  agent::Message reply = reply_from_json(body["message"]);
+  agent::Message reply = reply_from_json(body["message"], config_.max_json_depth);
+  // Calls past max_tool_calls are not run; each still gets a tool message (after the others).
+  std::vector<agent::ToolCall> dropped;
+  if (reply.tool_calls.size() > config_.max_tool_calls) {
+    dropped.assign(reply.tool_calls.begin() + static_cast<std::ptrdiff_t>(config_.max_tool_calls), reply.tool_calls.end());
+    reply.tool_calls.resize(config_.max_tool_calls);
+  }
   ++stats_.episode_steps;
   ojson out;
   {
     WorkerSlot slot(*this);
+    auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(config_.step_seconds));
+    e->tools->set_deadline(deadline);
+    e->tools->set_gate([this, deadline, gone = ctx.client_gone]() -> std::string {
+      std::string why;
+      if (stopping_) why = "the server is shutting down";
+      else if (gone && gone()) why = "the client closed the connection";
+      else if (Clock::now() >= deadline)
+        why = "this step's time budget (" + std::to_string(static_cast<int>(config_.step_seconds)) + " s) is spent";
+      if (!why.empty()) ++stats_.tool_calls_refused;
+      return why;
+    });
+    struct Ungate {  // the gate asks this request's connection: gone with the request
+      EpisodeTools& t;
+      ~Ungate() { t.set_gate(nullptr); }
+    } ungate{*e->tools};
     agent::StepResult step = e->env->step(reply);
     ojson msgs = ojson::array();
     for (const agent::Message& m : step.messages) {
@@ -486,6 +584,20 @@ ojson Service::step_episode(const std::string& id, const json& body) {
         msgs.push_back({{"role", "tool"}, {"tool_call_id", m.tool_call_id}, {"name", m.tool_name}, {"content", m.content}});
       else
         msgs.push_back({{"role", "user"}, {"content", m.content}});
+    }
+    if (!step.done) {
+      // Right after the tool messages of the calls that ran: OpenAI's format wants every tool
+      // message of a reply before any user message.
+      size_t at = 0;
+      for (size_t i = 0; i < msgs.size(); ++i)
+        if (msgs[i]["role"] == "tool") at = i + 1;
+      for (const agent::ToolCall& c : dropped) {
+        ++stats_.tool_calls_refused;
+        ojson m = {{"role", "tool"}, {"tool_call_id", c.id}, {"name", c.name},
+                   {"content", "not run: at most " + std::to_string(config_.max_tool_calls) +
+                                   " tool calls are run per message; send the others in the next one\n"}};
+        msgs.insert(msgs.begin() + static_cast<std::ptrdiff_t>(at++), std::move(m));
+      }
     }
     out = {{"episode_id", id}, {"turn", step.turn}, {"messages", msgs}, {"done", step.done},
            {"action", step.action}, {"result", step.result}};

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <list>
 #include <map>
 #include <memory>
@@ -43,6 +44,15 @@ struct ServiceConfig {
   size_t max_episodes = 256;
   size_t max_batch = 64;             // items per batch request
   int max_turns = 50;                // upper bound a client may ask for
+  // Tool calls run per step message; the calls after the first max_tool_calls are answered with
+  // a tool result saying they were not run (the model sees why; the episode goes on).
+  size_t max_tool_calls = 8;
+  // Wall-clock budget of one episode step: tool calls that would start after it are not run
+  // (the final verdict still gets the toolchain's minimum). Bounds the work of one request.
+  double step_seconds = 300;
+  // Deepest nesting accepted in a tool call's `arguments` JSON string (the HTTP layer applies
+  // the same bound to request bodies, HttpOptions::max_json_depth), checked before parsing.
+  int max_json_depth = 64;
   double queue_seconds = 120;        // longest wait for a worker before 503
   size_t cache_entries = 4096;       // memoised rewards (identical inputs, identical result), LRU
   int64_t golden_bytes = int64_t{512} << 20;  // golden data kept in memory (GoldenStore), LRU
@@ -52,6 +62,12 @@ struct ServiceConfig {
   nki::Target target = nki::Target::Trn1;
   // NKI dialect of every prompt and every kernel check ("2.24" or "0.6"; agent/prompts.h).
   std::string nki = "2.24";
+};
+
+// What the HTTP layer tells the service about the request being served.
+struct CallContext {
+  // True once the client has closed its connection: work not yet started is then skipped.
+  std::function<bool()> client_gone;
 };
 
 class Service {
@@ -64,10 +80,16 @@ class Service {
   nlohmann::ordered_json task_prompt(const std::string& id, const std::string& mode) const;
   nlohmann::ordered_json compile(const nlohmann::json& body);
   nlohmann::ordered_json verify(const nlohmann::json& body);
-  nlohmann::ordered_json reward(const nlohmann::json& body);
+  nlohmann::ordered_json reward(const nlohmann::json& body, const CallContext& ctx = {});
   nlohmann::ordered_json start_episode(const nlohmann::json& body);
-  nlohmann::ordered_json step_episode(const std::string& id, const nlohmann::json& body);
+  nlohmann::ordered_json step_episode(const std::string& id, const nlohmann::json& body, const CallContext& ctx = {});
   nlohmann::ordered_json delete_episode(const std::string& id);
+
+  // SIGTERM: from now on no new kernel work starts (requests waiting for a worker and batch
+  // items not yet started get 503 `shutting_down`, episode tool calls a "not run" result);
+  // work in flight finishes under its per-kernel limits.
+  void begin_shutdown();
+  bool shutting_down() const { return stopping_; }
 
   // Counters for /metrics (Prometheus text is written by the HTTP layer).
   struct Stats {
@@ -78,6 +100,8 @@ class Service {
     std::atomic<long long> episodes_started{0};
     std::atomic<long long> episodes_expired{0};
     std::atomic<long long> episode_steps{0};
+    std::atomic<long long> tool_calls_refused{0};    // over max_tool_calls, or gated (budget, client, shutdown)
+    std::atomic<long long> batch_item_errors{0};     // batch items answered with an error entry
     std::atomic<int> busy_workers{0};
     std::atomic<int> waiting{0};
   };
@@ -96,6 +120,7 @@ class Service {
   const TaskSpec& task_by_id(const std::string& id) const;
   template <class F> nlohmann::ordered_json judge(const nlohmann::json& body, F&& fn);
   nlohmann::ordered_json reward_one(const nlohmann::json& item);
+  nlohmann::ordered_json reward_batch(const nlohmann::json& body, const CallContext& ctx);
   enum class Work { Compile, Verify, Reward };
   // Compiles, verifies or rewards `code` in ONE isolated child (every trial in it, against
   // golden data from golden_), instead of a child per trial plus a second trace here.
@@ -108,6 +133,7 @@ class Service {
   std::map<std::string, TaskSpec> tasks_;
   mutable Stats stats_;
 
+  std::atomic<bool> stopping_{false};
   std::mutex pool_mutex_;
   std::condition_variable pool_cv_;
   int free_workers_ = 0;
