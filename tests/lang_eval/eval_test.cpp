@@ -298,19 +298,19 @@ r = (f(), calls, g(), Box.size, hasattr(Box, 'label'), k)
 }
 
 TEST(Eval, AnAnnotationAloneBindsNothing) {
-  EXPECT_EQ(eval_global("def f():
+  const char* src = R"(
+def f():
     q: int
-    return 'q' in locals()
+    try:
+        return q
+    except NameError:
+        return 'unbound'
 r = f()
-"), "False");
-  EXPECT_EQ(eval_global("q: int
-r = 'q' in globals()
-"), "False");
+)";
+  EXPECT_EQ(eval_global(src), "'unbound'");
+  EXPECT_EQ(eval_global("q: int\nr = 1\n", "q"), "<unbound>");
   // The object of an attribute target is still evaluated (and fails when it is unbound).
-  EXPECT_NE(eval_global("def f():
-    nowhere.attr: int
-r = f()
-").find("NameError"), std::string::npos);
+  EXPECT_NE(eval_global("def f():\n    nowhere.attr: int\nr = f()\n").find("NameError"), std::string::npos);
 }
 
 TEST(Eval, DeepRecursionIsReported) {
