@@ -145,8 +145,9 @@ py::CallArgs Tracer::bind_parameters(const py::FunctionObj& fn, bool pass_by_ref
       missing += (missing.empty() ? "'" : ", '") + p.kwonlyargs[i].arg_name + "'";
   }
   if (!missing.empty())
-    throw IoError(kernel + " has no value for parameter " + missing + " (no default): give a " + opts_.tensor_source +
-                  " in parameter order, " + named_option + " NAME=VALUE or --const NAME=LITERAL");
+    throw IoError(kernel + " has no " + opts_.tensor_source + " or other value for parameter " + missing +
+                  " (no default): give a " + opts_.tensor_source + " in parameter order, " + named_option +
+                  (named_option == "--input" ? " NAME=PATH" : " NAME=VALUE") + " or --const NAME=LITERAL");
   return call;
 }
 

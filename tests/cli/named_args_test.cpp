@@ -74,9 +74,9 @@ TEST(NamedArgs, AParameterGivenTwiceIsAUsageError) {
 
 TEST(NamedArgs, MissingParametersAreUsageErrors) {
   expect_usage_error(nkiagent({"check", kKernel, "--arg", kTile, "--arg", "y=" + kTile}),
-                     "kernel 'scale_add' has no value for parameter 'eps' (no default)");
+                     "kernel 'scale_add' has no --arg spec or other value for parameter 'eps' (no default)");
   expect_usage_error(nkiagent({"check", kKernel, "--arg", kTile}),
-                     "kernel 'scale_add' has no value for parameter 'eps', 'y' (no default)");
+                     "kernel 'scale_add' has no --arg spec or other value for parameter 'eps', 'y' (no default)");
 }
 
 TEST(NamedArgs, PositionalValuesComeFirst) {
