@@ -94,7 +94,7 @@ int compile_and_report(const ParsedOptions& o, bool print_ir) {
 Command make_check_command() {
   Command c;
   c.spec.name = "check";
-  c.spec.synopsis = "nkiagent check FILE.py [--arg SHAPE:DTYPE]... [options]";
+  c.spec.synopsis = "nkiagent check FILE.py [--arg [NAME=]SHAPE:DTYPE | --arg NAME=LITERAL]... [options]";
   c.spec.description =
       "Compile an NKI kernel (legacy neuronxcc.nki dialect, SDK 2.24) without hardware: parse, trace\n"
       "and check it against the NeuronCore rules, reporting the compiler's err_* codes.";
@@ -107,7 +107,7 @@ Command make_check_command() {
 Command make_ir_command() {
   Command c;
   c.spec.name = "ir";
-  c.spec.synopsis = "nkiagent ir FILE.py [--arg SHAPE:DTYPE]... [--after PASS] [options]";
+  c.spec.synopsis = "nkiagent ir FILE.py [--arg [NAME=]SHAPE:DTYPE | --arg NAME=LITERAL]... [--after PASS] [options]";
   c.spec.description =
       "Trace a kernel and print its kernel IR (tensors, loops, instructions with affine accesses).\n"
       "Takes the options of `nkiagent check`, and --after PASS to stop the IR checks after PASS.";

@@ -27,7 +27,7 @@ int migrate(const ParsedOptions& o) {
   if (o.has("task")) {
     if (!o.all("arg").empty()) throw UsageError("give either --task or --arg, not both");
     mo.task = load_task(resolve_task_dir(o.text("task"), tasks_root_from(o)));
-  } else if (mo.trace.args.empty()) {
+  } else if (!mo.trace.binds_tensors()) {
     throw UsageError("migrate needs the kernel's inputs to trace it: --task ID or --arg SHAPE:DTYPE...");
   }
   mo.run_check = !o.flag("no-check");
@@ -53,7 +53,7 @@ int migrate(const ParsedOptions& o) {
 Command make_migrate_command() {
   Command c;
   c.spec.name = "migrate";
-  c.spec.synopsis = "nkiagent migrate FILE.py --to 0.6 [--out PATH] (--task ID | --arg SHAPE:DTYPE...) [--json]";
+  c.spec.synopsis = "nkiagent migrate FILE.py --to 0.6 [--out PATH] (--task ID | --arg [NAME=]SHAPE:DTYPE...) [--json]";
   c.spec.description =
       "Rewrite a legacy (neuronxcc.nki, SDK 2.24) kernel into the current dialect (import nki, NKI 0.6): imports,\n"
       "destination-passing nisa calls, nl.arange indices and masks as slices. Constructs it cannot rewrite are\n"

@@ -78,7 +78,7 @@ int profile(const ParsedOptions& o) {
 Command make_profile_command() {
   Command c;
   c.spec.name = "profile";
-  c.spec.synopsis = "nkiagent profile FILE.py (--task ID | --arg SHAPE:DTYPE...) [--target trn1|trn2] [--trace OUT.json] [--json]";
+  c.spec.synopsis = "nkiagent profile FILE.py (--task ID | --arg [NAME=]SHAPE:DTYPE...) [--target trn1|trn2] [--trace OUT.json] [--json]";
   c.spec.description =
       "Estimate the kernel's latency on one NeuronCore with the Trainium cost model (no hardware, no\n"
       "numerics): per-engine busy time, DMA bytes and bandwidth, bottleneck, critical path with source\n"

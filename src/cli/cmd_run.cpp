@@ -13,9 +13,10 @@ namespace nki::cli {
 namespace {
 
 std::vector<OptionSpec> run_options() {
-  OptionSpec input = text_option("input", "PATH[:DTYPE]",
-                                 "input .npy array, in kernel-parameter order; :DTYPE converts stored\n"
-                                 "float32 values (RNE), e.g. x.npy:bfloat16");
+  OptionSpec input = text_option("input", "[NAME=]PATH[:DTYPE]",
+                                 "input .npy array, in kernel-parameter order, or by name after those\n"
+                                 "(NAME=PATH); :DTYPE converts stored float32 values (RNE),\n"
+                                 "e.g. x.npy:bfloat16");
   input.repeatable = true;
   std::vector<OptionSpec> opts = {input,
                                   const_option(),
@@ -62,8 +63,22 @@ int run(const ParsedOptions& o) {
   s.machine.warn_uninit = o.flag("warn-uninit");
   apply_sim_budget(o, s.machine);
   SourceFilePtr file = read_kernel_file(single_file_positional(o));
+  // Inputs in kernel-argument order: the positional ones, then those bound by name.
   std::vector<HostTensor> inputs;
-  for (const std::string& spec : o.all("input")) inputs.push_back(read_input_array(spec));
+  for (const std::string& spec : o.all("input")) {
+    std::string err;
+    if (auto named = front::parse_named_arg(spec, &err); named && !named->name.empty()) {
+      HostTensor h = read_input_array(spec.substr(named->name.size() + 1));
+      add_named_arg(s.trace, front::NamedArg{named->name, front::ArgSpec{h.shape, h.dtype}, ""}, "--input");
+      inputs.push_back(std::move(h));
+      continue;
+    }
+    if (!s.trace.named_args.empty())
+      throw UsageError("--input " + spec + " after --input " + s.trace.named_args.back().name +
+                       "=...: give the positional --input files first, then the NAME=PATH ones");
+    inputs.push_back(read_input_array(spec));
+    s.trace.args.push_back(front::ArgSpec{inputs.back().shape, inputs.back().dtype});
+  }
   toolchain::RunOutcome r = toolchain::run(file, inputs, s);
   print_diagnostics(r.diagnostics);
   if (r.status != RunStatus::Ok) {
@@ -86,7 +101,7 @@ int run(const ParsedOptions& o) {
 Command make_run_command() {
   Command c;
   c.spec.name = "run";
-  c.spec.synopsis = "nkiagent run FILE.py --input PATH[:DTYPE]... [options]";
+  c.spec.synopsis = "nkiagent run FILE.py --input [NAME=]PATH[:DTYPE]... [options]";
   c.spec.description = "Simulate a kernel on a NeuronCore model with .npy inputs (in parameter order).";
   c.spec.options = run_options();
   c.spec.epilog =

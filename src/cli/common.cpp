@@ -36,6 +36,12 @@ std::vector<int64_t> parse_grid(const std::string& text) {
 
 }  // namespace
 
+void add_named_arg(front::TraceOptions& t, front::NamedArg a, const std::string& option) {
+  for (const front::NamedArg& b : t.named_args)
+    if (b.name == a.name) throw UsageError(option + " " + a.name + "=... is given twice");
+  t.named_args.push_back(std::move(a));
+}
+
 OptionSpec kernel_option() {
   OptionSpec o = text_option("kernel", "NAME", "kernel function");
   o.default_help = "the only @nki.jit function in the file";
@@ -43,8 +49,10 @@ OptionSpec kernel_option() {
 }
 
 OptionSpec arg_option() {
-  OptionSpec o = text_option("arg", "SHAPE:DTYPE",
-                             "shape and dtype of each tensor parameter, in order, e.g. 128x512:float32");
+  OptionSpec o = text_option("arg", "[NAME=]SHAPE:DTYPE",
+                             "a kernel parameter: shape and dtype of a tensor, in parameter order\n"
+                             "(e.g. 128x512:float32), or by name after those: NAME=SHAPE:DTYPE\n"
+                             "for a tensor, NAME=LITERAL for a compile-time value (eps=1e-6)");
   o.repeatable = true;
   return o;
 }
@@ -145,6 +153,15 @@ front::TraceOptions trace_options(const ParsedOptions& o) {
   if (o.spec().find("arg")) {
     for (const std::string& s : o.all("arg")) {
       std::string err;
+      if (auto named = front::parse_named_arg(s, &err)) {
+        if (named->name.empty()) throw UsageError("--arg " + err);
+        add_named_arg(t, std::move(*named), "--arg");
+        continue;
+      }
+      // As in a Python call, positional values come first.
+      if (!t.named_args.empty())
+        throw UsageError("--arg " + s + " after --arg " + t.named_args.back().name +
+                         "=...: give the positional --arg values first, then the NAME=VALUE ones");
       auto spec = front::parse_arg_spec(s, &err);
       if (!spec) throw UsageError("--arg " + err);
       t.args.push_back(*spec);

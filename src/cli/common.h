@@ -33,6 +33,8 @@ void apply_sim_budget(const ParsedOptions& o, machine::RunOptions& m);
 // --kernel, --arg (when the table has it), --grid, --target and --const into trace options.
 // Throws UsageError on a value the table cannot check by itself (a bad --arg shape or --grid).
 front::TraceOptions trace_options(const ParsedOptions& o);
+// Appends a NAME=VALUE parameter; UsageError when `option` already named it.
+void add_named_arg(front::TraceOptions& t, front::NamedArg a, const std::string& option);
 nki::Target target_from(const ParsedOptions& o);
 machine::Numerics numerics_from(const ParsedOptions& o);
 // --tasks-dir, else $NKI_TASKS_DIR, else the repository's tasks/.

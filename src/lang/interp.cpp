@@ -29,7 +29,9 @@ void stmt_bound_names(const Stmt& s, std::vector<std::string>& out) {
     case StmtKind::Assign:
       for (auto& t : static_cast<const Assign&>(s).targets) bound_names(t.get(), out);
       break;
-    case StmtKind::AnnAssign: bound_names(static_cast<const AnnAssign&>(s).target.get(), out); break;
+    case StmtKind::AnnAssign:  // `x: T` alone binds nothing
+      if (static_cast<const AnnAssign&>(s).value) bound_names(static_cast<const AnnAssign&>(s).target.get(), out);
+      break;
     case StmtKind::AugAssign: bound_names(static_cast<const AugAssign&>(s).target.get(), out); break;
     case StmtKind::FunctionDef:
     case StmtKind::AsyncFunctionDef: out.push_back(static_cast<const FunctionDef&>(s).name); break;
@@ -313,41 +315,7 @@ Flow Interp::exec(const Stmt& s) {
         for (const ExprPtr& t : a.targets) assign(*t, v);
         break;
       }
-      case StmtKind::AnnAssign: {
-        auto& a = static_cast<const AnnAssign&>(s);
-        if (a.value) {
-          Ref v = eval(*a.value);
-          // Annotations on assignments are evaluated (nt.tensor[...] checks shapes): objects
-          // that care implement `check_annotation` through the __annotation_check__ attribute.
-          Ref ann;
-          try {
-            ann = eval(*a.annotation);
-          } catch (PyError&) {
-            ann = nullptr;  // unknown annotations are ignored, as Python does at runtime
-          }
-          if (ann) {
-            Ref checker;
-            try {
-              checker = ann->getattr(*this, "__annotation_check__");
-            } catch (PyError&) {
-              checker = nullptr;
-            }
-            if (checker) {
-              CallArgs ca;
-              ca.pos.push_back(v);
-              ca.loc = a.value->span.begin;
-              try {
-                checker->call(*this, ca);
-              } catch (PyError& e) {
-                e.loc = a.value->span.begin;
-                throw;
-              }
-            }
-          }
-          assign(*a.target, v);
-        }
-        break;
-      }
+      case StmtKind::AnnAssign: exec_ann_assign(static_cast<const AnnAssign&>(s)); break;
       case StmtKind::AugAssign: exec_aug_assign(static_cast<const AugAssign&>(s)); break;
       case StmtKind::For:
       case StmtKind::AsyncFor: result = exec_for(static_cast<const For&>(s)); break;
@@ -633,6 +601,57 @@ void Interp::exec_function_def(const FunctionDef& s) {
   bind_name(s.name, result);
 }
 
+// PEP 526 as CPython runs it: the value is evaluated, then assigned; the annotation is
+// evaluated at module and class level only, never for a function's local variables (unless
+// checks_local_annotations); `target: T` with no value binds nothing, but an attribute or
+// subscript target still evaluates its object (and index).
+void Interp::exec_ann_assign(const AnnAssign& a) {
+  const bool in_function = !env_->is_module && !env_->is_class_body;
+  if (!a.value) {
+    if (auto* at = as<Attribute>(a.target.get())) {
+      eval(*at->value);
+    } else if (auto* sub = as<Subscript>(a.target.get())) {
+      eval(*sub->value);
+      if (!as<Slice>(sub->slice.get())) eval(*sub->slice);
+    }
+    if (!in_function) check_annotation(a, nullptr);
+    return;
+  }
+  Ref v = eval(*a.value);
+  if (!in_function || checks_local_annotations()) check_annotation(a, v);
+  assign(*a.target, v);
+}
+
+void Interp::check_annotation(const AnnAssign& a, const Ref& v) {
+  // An annotation that fails to evaluate is ignored: nothing reads it at runtime, and a
+  // checker that cannot prove the kernel wrong does not reject it.
+  Ref ann;
+  try {
+    ann = eval(*a.annotation);
+  } catch (PyError&) {
+    return;
+  }
+  if (!ann || !v) return;
+  // Objects that check what is assigned under them (nt.tensor[...] checks shapes) implement
+  // __annotation_check__.
+  Ref checker;
+  try {
+    checker = ann->getattr(*this, "__annotation_check__");
+  } catch (PyError&) {
+    return;
+  }
+  if (!checker) return;
+  CallArgs ca;
+  ca.pos.push_back(v);
+  ca.loc = a.value->span.begin;
+  try {
+    checker->call(*this, ca);
+  } catch (PyError& e) {
+    e.loc = a.value->span.begin;
+    throw;
+  }
+}
+
 void Interp::exec_class_def(const ClassDef& s) {
   auto cls = std::make_shared<ClassObj>();
   cls->name = s.name;
@@ -641,6 +660,7 @@ void Interp::exec_class_def(const ClassDef& s) {
     cls->bases.push_back(base);
   }
   auto class_env = std::make_shared<Env>(env_);
+  class_env->is_class_body = true;
   EnvPtr saved = env_;
   env_ = class_env;
   try {

@@ -100,6 +100,11 @@ class Interp {
   // goes on with the next statement (compilers that report every independent error). Default:
   // the error propagates.
   virtual bool recover_statement(const Stmt& s, PyError& e) { return false; }
+  // Whether `x: T = value` inside a function evaluates T and applies its check (the
+  // __annotation_check__ attribute). CPython never evaluates the annotations of a function's
+  // local variables (PEP 526); a language that checks them (NKI 2.24,
+  // err_annotation_shape_mismatch) says so here.
+  virtual bool checks_local_annotations() const { return false; }
   // Inside the body of a `try` statement (an error there may be handled by the program).
   bool in_try() const { return try_depth_ > 0; }
 
@@ -126,6 +131,9 @@ class Interp {
   void exec_function_def(const FunctionDef& s);
   void exec_class_def(const ClassDef& s);
   void exec_aug_assign(const AugAssign& s);
+  void exec_ann_assign(const AnnAssign& s);
+  // Evaluates the annotation of `s` and, when it has an __annotation_check__, calls it on `v`.
+  void check_annotation(const AnnAssign& s, const Ref& v);
   Ref augmented_value(Operator op, const Ref& cur, const Ref& rhs);
   void exec_delete(const Delete& s);
   Ref eval_inner(const Expr& e);

@@ -314,6 +314,7 @@ struct Env {
   std::vector<std::pair<std::string, Ref>> vars;
   std::vector<std::string> globals, nonlocals;
   bool is_module = false;
+  bool is_class_body = false;  // a class statement's namespace (annotations are evaluated there)
 
   Ref* lookup_local(const std::string& name);
   void set_local(const std::string& name, Ref value);

@@ -117,6 +117,9 @@ MigrationReport migrate_file(const SourceFilePtr& legacy, const MigrationOptions
   } else {
     std::mt19937 rng(0);
     for (const front::ArgSpec& a : trace.args) inputs.push_back(random_tensor(a, rng));
+    // Tensors named with --arg NAME=SHAPE:DTYPE are kernel arguments after the positional ones.
+    for (const front::NamedArg& a : trace.named_args)
+      if (a.tensor) inputs.push_back(random_tensor(*a.tensor, rng));
     rep.inputs_from = "random normal arrays (seed 0)";
   }
   TileFacts facts = trace_facts(legacy, trace, rep.legacy_diagnostics);

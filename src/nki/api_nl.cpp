@@ -160,7 +160,21 @@ CreateTensor bind_create(Tracer& t, const std::string& api, Interp& in, const Re
   if (buf == ir::Buffer::Psum) {
     int64_t free_bytes = static_cast<int64_t>(dtype_size(dt));
     for (size_t i = pdim + 1; i < shape.size(); ++i) free_bytes *= shape[i];
-    if (free_bytes > t.hw().psum_bank_bytes)
+    // 2.24: "[TC#2] For tiles in PSUM, the F dimension size must not exceed
+    // nki.tile_size.psum_fmax == 512", and the allocation is a tile (general/nki/programming_model.rst,
+    // "Tile size considerations"). Counted in bytes, one 2 KiB bank: the direct-allocation guide
+    // states the limit as 2 KiB per tile (general/nki/nki_direct_allocation_guide.rst).
+    // The current dialect states TC#2 for the tiles single instructions process, and deprecates
+    // psum_fmax as "not the free-dim size per partition" (nki/api/nki/language/__init__.py,
+    // tile_size): a wider PSUM tensor is not shown invalid there, only an instruction's PSUM
+    // operand beyond one bank (nisa.nc_matmul: moving free size, and matmul_psum_bank_crossing).
+    if (free_bytes > t.hw().psum_bank_bytes && !t.allocations_are_tiles())
+      t.warn(diag::Code::psum_tensor_spans_banks,
+             "PSUM tensor of shape " + shape_str(shape) + " and dtype " + dtype_name(dt) + " spans " +
+                 std::to_string((free_bytes + t.hw().psum_bank_bytes - 1) / t.hw().psum_bank_bytes) + " of the " +
+                 std::to_string(t.hw().psum_banks) + " PSUM banks of each partition",
+             "each instruction must read or write it within one 2 KiB bank (e.g. one nc_matmul per 512-fp32 slice)");
+    else if (free_bytes > t.hw().psum_bank_bytes)
       nki_error(diag::Code::psum_fmax,
                 "PSUM tile of shape " + shape_str(shape) + " and dtype " + dtype_name(dt) + " needs " +
                     std::to_string(free_bytes) + " bytes per partition, more than one " +

@@ -551,43 +551,8 @@ void Tracer::run(const py::Module& module) {
   kernel_->grid = opts_.grid;
   program_ids_grid = opts_.grid;
 
-  // Bind parameters: tensor specs for the leading positional parameters, then defaults/consts.
-  const py::arguments& p = fn->params();
-  std::vector<const py::arg*> positional;
-  for (const py::arg& x : p.posonlyargs) positional.push_back(&x);
-  for (const py::arg& x : p.args) positional.push_back(&x);
-  py::CallArgs call;
-  call.loc = fn->def ? fn->def->span.begin : SourceLoc{};
-  if (opts_.args.size() > positional.size())
-    throw IoError("kernel '" + fn->name + "' takes " + std::to_string(positional.size()) +
-                  " positional parameters but " + std::to_string(opts_.args.size()) + " " + opts_.tensor_source + "s were given");
   tracing_ = true;
-  for (size_t i = 0; i < opts_.args.size(); ++i) {
-    bool is_mutable = false;
-    if (positional[i]->annotation) {
-      if (auto* at = py::as<py::Attribute>(positional[i]->annotation.get()); at && at->attr == "mutable_tensor")
-        is_mutable = true;
-      if (auto* nm = py::as<py::Name>(positional[i]->annotation.get()); nm && nm->id == "mutable_tensor")
-        is_mutable = true;
-    }
-    call.pos.push_back(make_param(opts_.args[i], positional[i]->arg_name, static_cast<int>(i),
-                                  is_mutable || pass_by_reference));
-  }
-  for (const auto& [name, literal] : opts_.consts) {
-    py::Module lit = py::parse_module_text("__v = " + literal, "--const " + name);
-    py::Interp scratch(file());
-    scratch.load_module(lit);
-    Ref* v = scratch.module_env()->lookup_local("__v");
-    if (!v || py::cast<py::LazyErrorObj>(*v)) throw IoError("--const " + name + ": not a Python literal: " + literal);
-    call.kw.emplace_back(name, *v);
-  }
-  for (size_t i = opts_.args.size(); i < positional.size(); ++i) {
-    bool given = std::any_of(call.kw.begin(), call.kw.end(), [&](auto& kv) { return kv.first == positional[i]->arg_name; });
-    size_t first_default = positional.size() - fn->defaults.size();
-    if (!given && i < first_default)
-      throw IoError("kernel parameter '" + positional[i]->arg_name +
-                    "' has no " + opts_.tensor_source + ", no default and no --const value");
-  }
+  py::CallArgs call = bind_parameters(*fn, pass_by_reference);
   Ref result = fn->call(*this, call);
   tracing_ = false;
   if (!errors_.empty()) {

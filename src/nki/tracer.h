@@ -29,9 +29,33 @@ struct ArgSpec {
 // Parses "128x512:float32" (also "128,512:bf16", ":float32" for a scalar shape []).
 std::optional<ArgSpec> parse_arg_spec(const std::string& text, std::string* error);
 
+// A kernel parameter bound by name (`--arg NAME=VALUE`): a tensor parameter (an HBM tensor of
+// that shape and dtype) or a compile-time value written as a Python literal.
+struct NamedArg {
+  std::string name;
+  std::optional<ArgSpec> tensor;  // set: a tensor parameter
+  std::string literal;            // otherwise: the Python literal bound to it
+};
+
+// Parses "NAME=VALUE" when the text starts with a Python identifier and '=' (std::nullopt
+// otherwise: a positional spec). VALUE is a tensor when it reads SHAPE:DTYPE (digits and
+// x/,/* separators before the last ':'), else a Python literal (checked when the kernel is
+// traced). A bad tensor spec sets *error and returns a NamedArg with an empty name.
+std::optional<NamedArg> parse_named_arg(const std::string& text, std::string* error);
+
 struct TraceOptions {
   std::string kernel_name;                                   // empty = the only decorated kernel
   std::vector<ArgSpec> args;                                 // tensor parameters, in order
+  // Parameters bound by name after `args` (--arg NAME=VALUE). Their tensors are kernel
+  // arguments after the positional ones, in this order (the inputs of a run follow it).
+  std::vector<NamedArg> named_args;
+  // Whether any tensor parameter is given (by position or by name); run() derives the specs
+  // from its inputs only when none is.
+  bool binds_tensors() const {
+    for (const NamedArg& a : named_args)
+      if (a.tensor) return true;
+    return !args.empty();
+  }
   std::vector<std::pair<std::string, std::string>> consts;   // name -> Python literal
   std::vector<int64_t> grid;                                 // SPMD grid (empty = none)
   Target target = Target::Trn1;
@@ -182,6 +206,17 @@ class Tracer : public py::Interp {
   bool atom_depends_on(int atom, int loop_atom) const;
   bool expr_depends_on(const ir::ScalarExpr& e, int loop_atom) const;
 
+  // Whether an on-chip allocation is itself a tile, the unit one instruction processes, so that
+  // the tile-size constraints apply to it when it is created. The 2.24 dialect says so ("A Tensor
+  // whose partition dimension is the first dimension is also called a Tile",
+  // general/nki/programming_model.rst); the current one applies them to what each instruction
+  // accesses (nki/get-started/about/tiling-overview.rst), and overrides this.
+  virtual bool allocations_are_tiles() const { return true; }
+  // "NKI check the object shape based on python type annotation in the `target: type = value`
+  // syntax" (general/nki/api/nki.errors.rst, err_annotation_shape_mismatch): the 2.24 dialect
+  // evaluates the annotations of local variables, which Python itself does not.
+  bool checks_local_annotations() const override { return true; }
+
   Target target() const { return opts_.target; }
   // The target's geometry and tile-size limits (target/target.h).
   const TargetDesc& hw() const { return nki::describe(opts_.target); }
@@ -200,6 +235,9 @@ class Tracer : public py::Interp {
   // Runs the IR checks up to `last` and records their errors (up to kMaxErrors) and warnings.
   void run_ir_checks(check::Pass last);
   Ref make_param(const ArgSpec& spec, const std::string& name, int index, bool mutable_param);
+  // The call of the kernel function from opts_.args, named_args and consts (tracer_params.cpp).
+  // Throws IoError for an unknown or twice-given name and for a parameter left without a value.
+  py::CallArgs bind_parameters(const py::FunctionObj& fn, bool pass_by_reference);
 
   std::shared_ptr<ir::Kernel> kernel_;
   TraceOptions opts_;

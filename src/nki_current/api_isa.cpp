@@ -130,6 +130,41 @@ std::vector<IsaForward> forwards() {
   return f;
 }
 
+// "The output tile of a TensorE matrix multiplication instruction (nki.isa.nc_matmul) must fit
+// into one PSUM bank per partition" (nki/guides/architecture/trainium_inferentia2_arch.rst), and a
+// PSUM tensor starts at a bank boundary ("The allocation for PSUM tensors must start at the
+// beginning of each bank", nki/migration/index.rst). So a dst whose bytes in a partition cross a
+// multiple of 2 KiB from the tensor's start is invalid. Checked only when that is provable: a
+// tensor that owns its storage, constant offsets, no indirection.
+void check_matmul_dst_in_one_bank(CurrentTracer& t, const front::TensorObj& dst) {
+  const ir::Access& v = dst.view;
+  if (v.indirect || t.storage_of(v.tensor) != v.tensor) return;
+  const ir::TensorDecl& d = t.kernel().tensors[static_cast<size_t>(v.tensor)];
+  if (d.partition_dim != 0 || v.offset.size() != d.shape.size() || v.coef.size() != d.shape.size()) return;
+  // Element offsets within one partition (row-major over the free dims): lowest and highest.
+  int64_t lo = 0, hi = 0, stride = 1;
+  for (size_t dim = d.shape.size(); dim-- > 1;) {
+    if (!v.offset[dim].is_constant() || v.coef[dim].size() != v.shape.size()) return;
+    lo += v.offset[dim].constant * stride;
+    hi += v.offset[dim].constant * stride;
+    for (size_t j = 0; j < v.shape.size(); ++j) {
+      const int64_t step = v.coef[dim][j] * stride, extent = v.shape[j] - 1;
+      (step < 0 ? lo : hi) += step * extent;
+    }
+    stride *= d.shape[dim];
+  }
+  const int64_t size = static_cast<int64_t>(dtype_size(d.dtype)), bank = t.hw().psum_bank_bytes;
+  const int64_t first = lo * size / bank, last = ((hi + 1) * size - 1) / bank;
+  if (first != last)
+    current_error(diag::Code::matmul_psum_bank_crossing,
+                  "nisa.nc_matmul writes bytes " + std::to_string(lo * size) + ".." + std::to_string((hi + 1) * size - 1) +
+                      " of each partition of PSUM tensor '" + d.name + "', across the boundary of its " +
+                      std::to_string(bank / 1024) + " KiB PSUM banks " + std::to_string(first) + " and " +
+                      std::to_string(last),
+                  "write each matmul output to a slice within one bank, e.g. dst=psum[:, n * 512:(n + 1) * 512] "
+                  "for float32");
+}
+
 // nki.isa.dge_mode at HEAD: unknown=0, swdge=1, hwdge=2, none=3; the 2.24 encoding swaps 0 and 3
 // (nki-spec §1.3 row 19).
 Ref legacy_dge_mode(const Ref& v) {
@@ -192,6 +227,7 @@ Ref make_adapter(CurrentTracer& t, const IsaForward& f) {
         current_error(diag::Code::err_unsupported_memory, "nisa.nc_matmul writes its result to PSUM; dst is in " +
                                                     std::string(ir::buffer_name(dst->buffer())),
                       "allocate dst with nl.ndarray(shape, nl.float32, buffer=nl.psum)");
+      check_matmul_dst_in_one_bank(t, *dst);
       bool add;
       if (b[acc] && !t.at_least(3))
         // release-notes/components/nki.rst, NKI 0.3.0: "matmul accumulation control" is new there.

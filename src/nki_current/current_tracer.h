@@ -25,6 +25,11 @@ class CurrentTracer : public front::Tracer, public front::TensorAttrProvider {
   const std::string& version() const { return version_; }
   // "0.3" <= version() (versions compare as minor numbers of 0.x).
   bool at_least(int minor) const;
+  // Tile-size limits apply to what each instruction accesses, not to nl.ndarray (tracer.h).
+  bool allocations_are_tiles() const override { return false; }
+  // The current docs state no annotation check (NKI 0.2 dropped the error catalogue with
+  // err_annotation_shape_mismatch): local annotations are not evaluated, as in Python.
+  bool checks_local_annotations() const override { return false; }
 
   Ref import_module(const std::string& dotted) override;
   // Loops are unrolled: no symbolic loop drivers, the evaluator iterates the range.

@@ -195,7 +195,7 @@ RunOutcome run_isolated(const SourceFilePtr& file, const std::vector<HostTensor>
   if (out.status != RunStatus::CompileError && settings.isolation.rebuild_kernel) {
     front::TraceOptions t = settings.trace;
     if (settings.machine.numerics == machine::Numerics::LegacySim) t.simulation_leniency = true;
-    if (t.args.empty())
+    if (!t.binds_tensors())
       for (const HostTensor& h : inputs) t.args.push_back(front::ArgSpec{h.shape, h.dtype});
     CompileResult c = compile(file, t);
     if (c.ok()) out.kernel = c.kernel;

@@ -41,7 +41,7 @@ RunOutcome run_in_process(const SourceFilePtr& file, const std::vector<HostTenso
   RunOutcome out;
   // The legacy simulator's behaviour comes with its leniency (returning SBUF tiles, spec §7.1).
   if (settings.machine.numerics == machine::Numerics::LegacySim) settings.trace.simulation_leniency = true;
-  if (settings.trace.args.empty()) {
+  if (!settings.trace.binds_tensors()) {
     for (const HostTensor& t : inputs) settings.trace.args.push_back(front::ArgSpec{t.shape, t.dtype});
   }
   CompileResult c = compile(file, settings.trace);

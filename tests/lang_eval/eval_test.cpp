@@ -266,6 +266,53 @@ TEST(Eval, TimeBudgetStopsAFewSlowSteps) {
   EXPECT_EQ(code, "evaluation_budget");
 }
 
+// PEP 526 as CPython runs it: the value is assigned; a function's local annotations are never
+// evaluated (no call, no NameError); module and class annotations are; `x: T` alone binds nothing.
+TEST(Eval, AnnotatedAssignmentsFollowPython) {
+  const char* src = R"(
+calls = []
+def ann():
+    calls.append('ann')
+    return int
+def f():
+    x: ann() = 3
+    y: undefined_name = x + 1
+    z: int
+    z = y * 2
+    w: ann()
+    return (x, y, z)
+class Box:
+    size: ann() = 5
+    label: str
+def g():
+    b = Box()
+    b.extra: ann() = 7
+    d = {}
+    d['k']: int = 9
+    return (b.extra, d)
+k: ann() = 1
+r = (f(), calls, g(), Box.size, hasattr(Box, 'label'), k)
+)";
+  // ann() ran twice: for the class attribute and the module-level k, never inside f or g.
+  EXPECT_EQ(eval_global(src), "((3, 4, 8), ['ann', 'ann'], (7, {'k': 9}), 5, False, 1)");
+}
+
+TEST(Eval, AnAnnotationAloneBindsNothing) {
+  const char* src = R"(
+def f():
+    q: int
+    try:
+        return q
+    except NameError:
+        return 'unbound'
+r = f()
+)";
+  EXPECT_EQ(eval_global(src), "'unbound'");
+  EXPECT_EQ(eval_global("q: int\nr = 1\n", "q"), "<unbound>");
+  // The object of an attribute target is still evaluated (and fails when it is unbound).
+  EXPECT_NE(eval_global("def f():\n    nowhere.attr: int\nr = f()\n").find("NameError"), std::string::npos);
+}
+
 TEST(Eval, DeepRecursionIsReported) {
   EXPECT_NE(eval_global("def f(n):\n    return f(n + 1)\nr = f(0)\n").find("RecursionError"), std::string::npos);
 }
