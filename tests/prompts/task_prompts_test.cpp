@@ -190,8 +190,9 @@ TEST(TaskPrompts, ToolModesSayVerifyMayBeCalledDirectly) {
       EXPECT_NE(p.system.find("compiles the kernel first"), std::string::npos);
       EXPECT_NE(p.system.find("no need to call `compile_kernel` first"), std::string::npos);
       EXPECT_EQ(p.system.find("compile it, fix what"), std::string::npos);  // the old workflow
-      if (mode == agent::Mode::Optimize)
+      if (mode == agent::Mode::Optimize) {
         EXPECT_NE(p.system.find("any reply without a tool call ends the episode"), std::string::npos);
+      }
     }
   }
 }
