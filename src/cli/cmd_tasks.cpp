@@ -7,13 +7,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "base/dtype_convert.h"
 #include "cli/commands.h"
 #include "cli/common.h"
 #include "cli/task_baselines.h"
 #include "eval/task_list.h"
 #include "task/task_spec.h"
 #include "task/task_stats.h"
+#include "task/trivial_kernels.h"
 #include "task/balanced_subset.h"
 #include "toolchain/toolchain.h"
 
@@ -58,48 +58,6 @@ std::vector<std::string> selected_ids(const ParsedOptions& o, const std::string&
     start = comma + 1;
   }
   return ids;
-}
-
-HostTensor filled(const TensorSpec& o, float v) {
-  HostTensor t;
-  t.dtype = o.dtype;
-  t.shape = o.shape;
-  std::vector<float> f(static_cast<size_t>(t.element_count()), v);
-  t.data.resize(f.size() * dtype_size(o.dtype));
-  convert_f32_to(o.dtype, f.data(), t.data.data(), f.size());
-  return t;
-}
-
-// A fake kernel returning fixed outputs (what a trivial NKI kernel would produce).
-KernelRunner trivial_runner(const TaskSpec& task, const std::string& kind) {
-  return [task, kind](const std::vector<HostTensor>& args) {
-    KernelRunResult r;
-    for (const TensorSpec& o : task.outputs) {
-      if (kind == "zeros") r.outputs.push_back(filled(o, 0.0f));
-      else if (kind == "constant") r.outputs.push_back(filled(o, 1.0f));
-      else if (kind == "nan") r.outputs.push_back(filled(o, NAN));
-      else if (kind == "copy-input") {
-        // the first argument with the output's element count, reshaped and cast
-        HostTensor t = filled(o, 0.0f);
-        for (const HostTensor& a : args) {
-          if (a.element_count() != t.element_count()) continue;
-          std::vector<float> f(static_cast<size_t>(a.element_count()));
-          convert_to_f32(a.dtype, a.data.data(), f.data(), f.size());
-          convert_f32_to(o.dtype, f.data(), t.data.data(), f.size());
-          break;
-        }
-        r.outputs.push_back(t);
-      } else if (kind == "modify-input") {
-        // correct-looking shapes but the inputs are overwritten (args_after differs)
-        r.outputs.push_back(filled(o, 0.0f));
-      }
-    }
-    if (kind == "modify-input") {
-      r.args_after = args;
-      for (HostTensor& a : r.args_after) std::fill(a.data.begin(), a.data.end(), 0);
-    }
-    return r;
-  };
 }
 
 int list_tasks(const ParsedOptions& o, const std::string& root) {
@@ -201,7 +159,7 @@ int audit(const ParsedOptions& o, const std::string& root) {
   int passed = 0, failed = 0;
   for (const std::string& id : ids) {
     TaskSpec task = load_task(resolve_task_dir(id, root));
-    for (const char* kind : {"zeros", "constant", "copy-input", "nan", "modify-input"}) {
+    for (const std::string& kind : trivial_kinds()) {
       VerifyReport rep = verify_task(task, vo, trivial_runner(task, kind));
       if (rep.status == VerifyStatus::Pass) {
         ++failed;

@@ -1,4 +1,5 @@
 #include "nki/tracer.h"
+#include "nki/no_kernel.h"
 
 #include <algorithm>
 #include <new>
@@ -525,7 +526,7 @@ void Tracer::run(const py::Module& module) {
   } else {
     auto kernels = find_kernels(*module_env());
     if (kernels.empty())
-      throw IoError("no @nki.jit kernel found in " + file()->path() + " (use --kernel NAME)");
+      throw IoError(std::string(kNoKernelFound) + " in " + file()->path() + " (use --kernel NAME)");
     if (kernels.size() > 1) {
       // @nki.trace marks sub-kernels; prefer the single entry point decorated otherwise.
       std::vector<std::pair<std::string, std::shared_ptr<KernelObj>>> entry;

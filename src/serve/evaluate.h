@@ -18,10 +18,14 @@
 namespace nki::serve {
 
 // binary: the paper's GRPO reward, +1 for a kernel that passes, -0.5 otherwise.
-// graded: tiers, so that a policy that cannot pass yet still sees progress (docs/serve.md).
+// graded: tiers, so that a policy that cannot pass yet still sees progress (docs/serve.md): no
+// kernel 0 < syntax error 0.05 < does not compile 0.1 < fails while running 0.3 < runs with wrong
+// outputs 0.4 + 0.5 x credit beyond trivial kernels (task/trivial_credit.h) < passes 1.
 // perf: -0.5 for a failing kernel; a passing one earns 1 + clamp(log2(speedup), -1, 2), speedup =
 // the task's baseline (tasks/baselines.json) / the cost model's estimate of the kernel, the same
-// numbers `nkiagent bench` records (1.0 when the task has no baseline).
+// numbers `nkiagent bench` records (1.0 when the task has no baseline). A passing kernel the cost
+// model cannot estimate (or estimates at a non-positive or non-finite time) gets -0.5 as well,
+// with the reason in "perf_error".
 enum class RewardKind { Binary, Graded, Perf };
 
 std::optional<RewardKind> parse_reward_kind(const std::string& s);
@@ -45,8 +49,9 @@ bool is_limit_code(const std::string& code);
 nlohmann::ordered_json compile_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
 // verify on the task's public trials: {"status", "passed", "text", "report": {...}, "limit_exceeded"}.
 nlohmann::ordered_json verify_kernel_json(const TaskSpec& task, const std::string& code, const EvalSettings& s);
-// {"reward", "kind", "verdict", "tier", "fraction_correct", "held_out_trials", "limit_exceeded"};
-// perf adds "estimated_ns", "baseline_ns" and "speedup" (null when unknown).
+// {"reward", "kind", "verdict", "passed", "tier", "fraction_correct", "credit", "trials",
+// "held_out_trials", "limit_exceeded"}; perf adds "estimated_ns", "baseline_ns", "speedup" (null
+// when unknown) and "perf_error" (null, or why a passing kernel earned no perf reward).
 nlohmann::ordered_json reward_json(const TaskSpec& task, const std::string& code, RewardKind kind,
                                    const EvalSettings& s);
 

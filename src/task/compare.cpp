@@ -70,6 +70,20 @@ bool holds_shape(const HostTensor& t) {
 
 }  // namespace
 
+bool element_passes(double actual, double expected, Tolerance tol) {
+  if (std::isnan(actual)) return false;
+  if (std::isinf(actual) || !std::isfinite(expected)) return actual == expected;
+  return std::fabs(actual - expected) <= tol.atol + tol.rtol * std::fabs(expected);
+}
+
+std::vector<double> element_values(const HostTensor& t) {
+  if (!holds_shape(t)) return {};
+  const size_t total = static_cast<size_t>(t.element_count());
+  std::vector<double> out(total);
+  for (size_t base = 0; base < total; base += kBlock) read_doubles(t, base, std::min(kBlock, total - base), out.data() + base);
+  return out;
+}
+
 OutputComparison compare_output(const HostTensor& expected, DType expected_dtype,
                                 const HostTensor& actual, Tolerance tol, int max_examples) {
   OutputComparison c;

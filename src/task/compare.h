@@ -61,6 +61,15 @@ struct OutputComparison {
 OutputComparison compare_output(const HostTensor& expected, DType expected_dtype,
                                 const HostTensor& actual, Tolerance tol, int max_examples = 5);
 
+// The element rule of compare_output: a NaN actual never passes; an infinite actual or a
+// non-finite expected passes only when both are the same value; otherwise
+// |actual - expected| <= atol + rtol * |expected|.
+bool element_passes(double actual, double expected, Tolerance tol);
+
+// Every element of `t` as double (floats via their exact float32 value, integers exactly), in C
+// order; empty when the data buffer does not hold the declared shape.
+std::vector<double> element_values(const HostTensor& t);
+
 // A kernel argument whose contents differ after the kernel ran (kernels must not write inputs).
 struct InputChange {
   int arg_index = 0;

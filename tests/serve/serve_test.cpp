@@ -148,13 +148,15 @@ TEST_F(ServeTest, BinaryAndGradedRewardsByTier) {
   json g_wrong = reward(kWrong, "graded", &st);
   EXPECT_EQ(g_wrong["tier"], "runs");
   EXPECT_NEAR(g_wrong["fraction_correct"].get<double>(), 0.5, 0.01);
+  // The right half is a + b, which no trivial output gets: credit beyond trivial kernels ~0.5.
+  EXPECT_NEAR(g_wrong["credit"].get<double>(), 0.5, 0.01);
   EXPECT_NEAR(g_wrong["reward"].get<double>(), 0.4 + 0.5 * 0.5, 0.01);
   json g_check = reward(kTooManyPartitions, "graded", &st);
   EXPECT_EQ(g_check["tier"], "parses");
   EXPECT_DOUBLE_EQ(g_check["reward"].get<double>(), 0.1);
   json g_syntax = reward(kSyntax, "graded", &st);
-  EXPECT_EQ(g_syntax["tier"], "none");
-  EXPECT_DOUBLE_EQ(g_syntax["reward"].get<double>(), 0.0);
+  EXPECT_EQ(g_syntax["tier"], "syntax");
+  EXPECT_DOUBLE_EQ(g_syntax["reward"].get<double>(), 0.05);
 }
 
 // perf: the reference solution is the baseline itself (speedup 1, reward 1); a correct kernel with
