@@ -137,8 +137,9 @@ Command make_export_command() {
       "no_kernel_function, wrong_kernel_name, wrong_arg_order, wrong_args, duplicate, contaminated,\n"
       "over_token_budget, compile_failed, rank_mismatch, output_not_stored, reverify_failed (the final\n"
       "kernel re-verified in an isolated child on the task's trials plus --min-trials fresh held-out\n"
-      "ones), and for dpo no_rejected. Provenance (model:NAME, scripted:NAME, template, repair) is a\n"
-      "field of every record.";
+      "ones), tool_result_mismatch (a compile_kernel / verify_kernel / profile_kernel result the record\n"
+      "shows is not what the toolchain returns when that call is run again), and for dpo no_rejected.\n"
+      "Provenance (model:NAME, scripted:NAME, template, repair) is a field of every record.";
   spec.options = export_options();
   spec.epilog = "templates cover:\n" + train::template_coverage_text() +
                 "exit status: 0 written (even when every record was dropped: read the funnel), 2 usage or I/O error";

@@ -275,7 +275,9 @@ Funnel export_episodes(const EpisodeExportOptions& o) {
   g.prompts = agent::resolve_prompts_dir(g.po.prompts_dir);
   g.settings = funnel.command + "|format=" + format_name(g.po.format) + "|tokens=" + std::to_string(g.po.token_budget) +
                "|secret=" + std::to_string(g.po.check.secret) + "|bench=" + (g.po.benchmark ? "on" : "none") +
-               "|record=nki|prompts=";  // record: the record schema (the nki field), so older journal lines are not reused
+               // record: the record schema (the nki field); checks: the validators (shown tool results
+               // re-run); older journal lines are not reused
+               "|record=nki|checks=tool_results|prompts=";
   for (const char* f : {"system.md", "task.md", "mode_single_shot.md", "mode_agent.md"})
     g.settings += sha256_hex(read_text(fs::path(g.prompts) / f)).substr(0, 16);
 

@@ -61,9 +61,11 @@ std::vector<nlohmann::ordered_json> RecordPipeline::process(TrainingRecord r) {
   if (Verdict v = duplicates_.check(r.task_id, trajectory_text(r))) return drop(*v);
   if (opts_.benchmark)
     if (Verdict v = check_contamination(task, info.reference_source, r.final_kernel, *opts_.benchmark)) return drop(*v);
+  // The results as the episode showed them: truncation may cut their middles.
+  const std::vector<ShownResult> shown = shown_results(r);
   if (Verdict v = truncate_to_budget(r, opts_.token_budget)) return drop(*v);
   // The same code can pass in one dialect and stop at its imports in the other.
-  const std::string memo_key = r.nki + '\n' + r.final_kernel;
+  const std::string memo_key = r.task_dir + '\n' + r.nki + '\n' + r.final_kernel;
   auto memo = checked_.find(memo_key);
   if (memo == checked_.end()) {
     CheckSettings check = opts_.check;
@@ -73,6 +75,20 @@ std::vector<nlohmann::ordered_json> RecordPipeline::process(TrainingRecord r) {
     memo = checked_.emplace(memo_key, v).first;
   }
   if (memo->second) return drop(*memo->second);
+  // The final kernel compiled and passed the public trials (and fresh ones): what compile_kernel
+  // and verify_kernel return for it, so a call of them on it is not run again.
+  replay_.remember("compile_kernel", r.final_kernel, task, r.nki, {true, ""});
+  replay_.remember("verify_kernel", r.final_kernel, task, r.nki, {true, ""});
+  // Every tool result the record shows must be what the toolchain returns for that call. A
+  // mismatch drops the whole record, not only the turns from it on: the later turns reason from
+  // the false result, and a cut record would no longer end in its verified kernel.
+  const long long runs_before = replay_.runs(), checked_before = replay_.checked();
+  Verdict honest = replay_.check(r, shown, task);
+  if (replay_.checked() > checked_before) {
+    funnel_.notes["tool_results_checked"] += replay_.checked() - checked_before;
+    funnel_.notes["tool_reruns"] += replay_.runs() - runs_before;
+  }
+  if (honest) return drop(*honest);
 
   std::vector<nlohmann::ordered_json> lines;
   if (opts_.format == Format::Dpo) {

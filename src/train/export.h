@@ -11,6 +11,7 @@
 #include "train/decontam.h"
 #include "train/funnel.h"
 #include "train/record.h"
+#include "train/tool_replay.h"
 #include "train/validators.h"
 
 namespace nki::train {
@@ -29,7 +30,7 @@ struct PipelineOptions {
 // none). Drops are counted in `funnel`.
 class RecordPipeline {
  public:
-  RecordPipeline(PipelineOptions opts, Funnel& funnel) : opts_(std::move(opts)), funnel_(funnel) {}
+  RecordPipeline(PipelineOptions opts, Funnel& funnel) : opts_(std::move(opts)), funnel_(funnel), replay_(opts_.check) {}
   std::vector<nlohmann::ordered_json> process(TrainingRecord r);
   const PipelineOptions& options() const { return opts_; }
 
@@ -37,9 +38,11 @@ class RecordPipeline {
   PipelineOptions opts_;
   Funnel& funnel_;
   DuplicateFilter duplicates_;
-  // compile + re-verify verdicts by final kernel: the repair episodes of a task all end in the
-  // same verified kernel, which is then checked once.
+  // compile + re-verify verdicts by task and final kernel: the repair episodes of a task all end
+  // in the same verified kernel, which is then checked once.
   std::map<std::string, Verdict> checked_;
+  // The shown tool results re-run (tool_replay.h), each identical call once per export.
+  ToolReplay replay_;
 };
 
 struct SftExportOptions {

@@ -15,6 +15,7 @@
 //   duplicate          the same task and normalised kernel as an earlier record
 //   contaminated       the record teaches a benchmark task (decontam.h)
 //   over_token_budget  still over the token budget after truncating tool results
+// tool_result_mismatch (a shown tool result that is not the toolchain's) is in tool_replay.h.
 #pragma once
 
 #include <memory>

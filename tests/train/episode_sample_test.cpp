@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <cstdio>
 #include <set>
 
 #include "agent/code_extract.h"
@@ -15,6 +16,7 @@
 #include "toolchain/agent_glue.h"
 #include "train/decontam.h"
 #include "train/kernel_facts.h"
+#include "train/tool_replay.h"
 #include "train/validators.h"
 
 namespace nki::train {
@@ -97,6 +99,101 @@ TEST(EpisodeSample, EveryFinalKernelCompilesAndReverifies) {
     EXPECT_FALSE(rank) << rank->reason << ": " << rank->message;
     Verdict v = check_reverify(k, task, s);
     EXPECT_FALSE(v) << v->reason << ": " << v->message;
+  }
+}
+
+// A sample line (openai format) as the record it was written from: what shown_results reads.
+TrainingRecord record_of(const nlohmann::json& j) {
+  TrainingRecord r;
+  r.task_id = j.at("task_id").get<std::string>();
+  r.mode = j.at("mode").get<std::string>();
+  r.nki = j.at("nki").get<std::string>();
+  for (const auto& m : j.at("messages")) {
+    if (m.at("role") == "system") continue;
+    agent::Message x;
+    x.role = agent::role_from_name(m.at("role").get<std::string>());
+    x.content = m.value("content", "");
+    if (m.contains("tool_calls"))
+      for (const auto& c : m["tool_calls"]) x.tool_calls.push_back({c.at("id").get<std::string>(), c.at("function").at("name").get<std::string>(),
+                               c.at("function").at("arguments").get<std::string>()});
+    x.tool_call_id = m.value("tool_call_id", "");
+    r.messages.push_back(std::move(x));
+  }
+  return r;
+}
+
+// Golden data with the task's argument shapes and dtypes, all zeros: enough to re-run a check
+// that stops at compilation (its verdict does not look at values), nothing else.
+GoldenProvider zeros_golden() {
+  return [](const TaskSpec& t, int trial) {
+    GoldenTrial g;
+    g.trial = trial;
+    g.seed = t.trial_seed(trial);
+    for (const TensorSpec& s : t.kernel_args()) {
+      HostTensor h;
+      h.dtype = s.dtype;
+      h.shape = s.shape;
+      h.data.assign(static_cast<size_t>(h.element_count()) * dtype_size(s.dtype), 0);
+      g.arg_names.push_back(s.name);
+      g.args.push_back(std::move(h));
+    }
+    for (const TensorSpec& o : t.outputs) {
+      HostTensor h;
+      h.dtype = dtype_is_float(o.dtype) ? DType::Float32 : DType::Int32;
+      h.shape = o.shape;
+      h.data.assign(static_cast<size_t>(h.element_count()) * 4, 0);
+      g.expected.push_back(std::move(h));
+    }
+    return g;
+  };
+}
+
+// Every tool result the sample shows states a verdict, and each failure that stopped at
+// compilation is the toolchain's own (re-run here; the rest needs PyTorch, next test).
+TEST(EpisodeSample, ShownCompileFailuresAreTheToolchains) {
+  CheckSettings s;
+  s.golden = zeros_golden();
+  ToolReplay replay(s);
+  int shown = 0, rerun = 0, records_with_results = 0;
+  for (const auto& j : sample_records()) {
+    TrainingRecord r = record_of(j);
+    SCOPED_TRACE(r.task_id + " " + j.at("provenance").get<std::string>());
+    std::vector<ShownResult> results = shown_results(r);
+    records_with_results += !results.empty();
+    std::vector<ShownResult> compile_stage;
+    for (const ShownResult& x : results) {
+      ++shown;
+      Claim c = claimed_verdict(x.tool, x.text, x.harness);
+      EXPECT_EQ(c.kind, Claim::Verdict) << x.text.substr(0, 200);
+      if (c.kind == Claim::Verdict && !c.passed && !c.error_code.empty() && x.text.find(": compile error") != std::string::npos)
+        compile_stage.push_back(x);
+    }
+    rerun += static_cast<int>(compile_stage.size());
+    TaskSpec task = load_task(kSample + "/tasks/" + r.task_id);
+    Verdict v = replay.check(r, compile_stage, task);
+    EXPECT_FALSE(v) << v->message;
+  }
+  // The repair records show two results each (the broken kernel's, then the fix's); the
+  // template records none.
+  EXPECT_EQ(records_with_results, 50);
+  EXPECT_EQ(shown, 100);
+  EXPECT_GT(rerun, 0);
+  std::printf("sample: %d shown results, %d compile-stage failures re-run (%lld runs)\n", shown, rerun, replay.runs());
+}
+
+// The whole check on the sample, as the export runs it (golden data from PyTorch).
+TEST(EpisodeSample, EveryShownResultIsTheToolchains) {
+  try {
+    find_torch_python();
+  } catch (const IoError& e) {
+    GTEST_SKIP() << "no torch-capable python: " << e.what();
+  }
+  ToolReplay replay(CheckSettings{});
+  for (const auto& j : sample_records()) {
+    TrainingRecord r = record_of(j);
+    SCOPED_TRACE(r.task_id);
+    Verdict v = replay.check(r, shown_results(r), load_task(kSample + "/tasks/" + r.task_id));
+    EXPECT_FALSE(v) << v->message;
   }
 }
 
